@@ -1,0 +1,41 @@
+# Two commands do all set-up on a fresh machine: `make demo` and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+export PREFECT_HOME ?= $(CURDIR)/.prefect
+
+.PHONY: install test lint typecheck pytest demo bench clean
+
+install: $(STAMP)
+
+# torch goes first: with it pinned, pip takes the CPU build on local disk instead of
+# pulling a multi-GB CUDA build for pyserini/transformers.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+lint: $(STAMP)
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+test: lint typecheck pytest
+
+demo: $(STAMP)
+	$(BIN)/littrace validate --input ../shared/data/littraceqa/validation_inputs.jsonl \
+		--pred ../shared/data/littraceqa/sample_submission.jsonl
+	$(BIN)/littrace evaluate --gold ../shared/data/littraceqa/validation.jsonl \
+		--pred ../shared/data/littraceqa/sample_submission.jsonl
+
+clean:
+	rm -rf $(VENV) .prefect .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,1 @@
+"""Reproductions of the official LitTraceQA evaluator and validator."""
