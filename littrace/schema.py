@@ -141,8 +141,9 @@ LocatorDetail = str | int | float | None
 
 class GoldLocator(_Strict):
     nullable_fields = frozenset(
-        "table_id row column figure_id region section paragraph_id sentence_start "
-        "sentence_end equation_id algorithm_id citation_id cited_paper".split()
+        {"table_id", "row", "column", "figure_id", "region", "section", "paragraph_id"}
+        | {"sentence_start", "sentence_end", "equation_id", "algorithm_id", "citation_id"}
+        | {"cited_paper"}
     )
 
     page: Page | None = None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -247,9 +247,35 @@ def _rows_by_key(rows: Any, key_columns: list[Any]) -> dict[RowKey, dict[str, An
         return indexed
     for row in rows:
         if isinstance(row, dict):
+            try:
+                key = tuple(text_norm(row.get(column)) for column in key_columns)
+            except TypeError as error:  # an unhashable column name from the gold schema
+                raise TableSchemaError(
+                    f"row-key column names {key_columns!r} are not strings"
+                ) from error
             # The last row with a key wins, in gold as well as in predictions.
-            indexed[tuple(text_norm(row.get(column)) for column in key_columns)] = row
+            indexed[key] = row
     return indexed
+
+
+class TableSchemaError(ValueError):
+    """A gold table schema the official script crashes on."""
+
+
+def _key_columns(columns: list[Any]) -> list[Any]:
+    """Row-key column names; without any, the first schema column (compared as a cell too)."""
+    keys = [column for column in columns if isinstance(column, dict) and column.get("is_row_key")]
+    if not keys and columns:
+        first = columns[0]
+        if not isinstance(first, dict):
+            raise TableSchemaError("first column must be an object when no column is a row key")
+        return [str(first.get("name", ""))]
+    names = []
+    for column in keys:
+        if "name" not in column:
+            raise TableSchemaError("row-key column without a name")
+        names.append(column["name"])
+    return names
 
 
 def score_table(gold_table: Any, predicted_table: Any) -> TableScore:
@@ -257,18 +283,14 @@ def score_table(gold_table: Any, predicted_table: Any) -> TableScore:
     if not isinstance(gold_table, dict) or not isinstance(predicted_table, dict):
         return TableScore(PRF(0.0, 0.0, 0.0), 0, 0)
     schema = gold_table.get("schema")
-    columns = (
-        [column for column in schema if isinstance(column, dict)]
-        if isinstance(schema, list)
-        else []
-    )
-    key_columns = [column.get("name") for column in columns if column.get("is_row_key")]
-    if not key_columns and columns:
-        key_columns = [as_text(columns[0].get("name"))]
+    columns: list[Any] = schema if isinstance(schema, list) else []
+    key_columns = _key_columns(columns)
     comparable = [
         (name, str(column.get("type", "string")))
         for column in columns
-        if (name := str(column.get("name", ""))) and not column.get("is_row_key")
+        if isinstance(column, dict)
+        and (name := str(column.get("name", "")))
+        and not column.get("is_row_key")
     ]
     gold_rows = _rows_by_key(gold_table.get("rows"), key_columns)
     predicted_rows = _rows_by_key(predicted_table.get("rows"), key_columns)
@@ -329,15 +351,16 @@ def evaluate_records(
     tally = _Tally()
     for query_id, gold in gold_by_id.items():
         predicted = predicted_by_id.get(query_id, {})
-        targets = gold.get("evaluation_targets") or ALL_TARGETS
-        if not isinstance(targets, Container):
-            raise EvaluationError(f"gold {query_id!r}: evaluation_targets must be a list")
+        targets = _as_set(
+            gold.get("evaluation_targets") or ALL_TARGETS, "evaluation_targets", query_id
+        )
+        answer_types = _as_set(gold.get("answer_types") or [], "answer_types", query_id)
         if "paper" in targets:
             tally.paper.append(set_prf(paper_ids(gold), paper_ids(predicted)))
         if "evidence" in targets:
             tally.evidence.append(set_prf(evidence_keys(gold), evidence_keys(predicted)))
         if "answer" in targets:
-            _score_answer(query_id, gold, predicted, tally)
+            _score_answer(query_id, gold, answer_types, predicted, tally)
 
     micro_total = sum(table.cell_total for table in tally.tables)
     micro_correct = sum(table.cell_correct for table in tally.tables)
@@ -376,12 +399,21 @@ def evaluate_records(
     }
 
 
+def _as_set(value: Any, name: str, query_id: str) -> set[Any]:
+    """``set(value)`` as the official script takes it: a string becomes its letters."""
+    try:
+        return set(value)
+    except TypeError as error:
+        raise EvaluationError(f"gold {query_id!r}: {name} must be a list of strings") from error
+
+
 def _score_answer(
-    query_id: str, gold: Mapping[str, Any], predicted: Mapping[str, Any], tally: _Tally
+    query_id: str,
+    gold: Mapping[str, Any],
+    answer_types: set[Any],
+    predicted: Mapping[str, Any],
+    tally: _Tally,
 ) -> None:
-    answer_types = gold.get("answer_types") or []
-    if not isinstance(answer_types, Container):
-        raise EvaluationError(f"gold {query_id!r}: answer_types must be a list")
     wanted = [kind for kind in ("multiple_choice", "freeform", "table") if kind in answer_types]
     if not wanted:
         return
@@ -397,6 +429,8 @@ def _score_answer(
             table = score_table(gold_answer.get("table", {}), _answer(predicted).get("table", {}))
         except OverflowError as error:
             raise EvaluationError(f"{query_id!r}: table number too large to compare") from error
+        except TableSchemaError as error:
+            raise EvaluationError(f"gold {query_id!r}: table schema {error}") from error
         tally.tables.append(table)
 
 

@@ -588,3 +588,51 @@ def test_bad_lines_name_file_and_physical_line(tmp_path: Path) -> None:
 def test_nan_metrics_never_appear_on_real_data() -> None:
     result = evaluate_files(DATA / "validation.jsonl", DATA / "sample_submission.jsonl")
     assert not any(isinstance(v, float) and math.isnan(v) for v in result["metrics"].values())
+
+
+# --- malformed gold: the official script's set semantics and crashes -------------------------
+
+
+def test_string_targets_and_types_are_sets_of_letters() -> None:
+    as_string = score([gold(evaluation_targets="paper")], [])["metrics"]
+    assert as_string["paper_f1_macro"] is None
+    as_string_types = score([gold(answer_types="multiple_choice")], [])["metrics"]
+    assert as_string_types["multiple_choice_accuracy"] is None
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"evaluation_targets": [["paper"]]}, "evaluation_targets"),
+        ({"answer_types": 5, "evaluation_targets": ["paper"]}, "answer_types"),
+        (
+            {"answer_types": ["table"], "answer": {"table": {"schema": [{"is_row_key": True}]}}},
+            "without a name",
+        ),
+        (
+            {"answer_types": ["table"], "answer": {"table": {"schema": ["junk", {"name": "a"}]}}},
+            "first column",
+        ),
+        (
+            {
+                "answer_types": ["table"],
+                "answer": {
+                    "table": {"schema": [{"name": ["a"], "is_row_key": True}], "rows": [{}]}
+                },
+            },
+            "are not strings",
+        ),
+        ({"answer_types": ["multiple_choice"], "answer": None}, "answer must be an object"),
+    ],
+)
+def test_gold_the_official_script_crashes_on_is_a_clear_error(
+    fields: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(EvaluationError, match=message):
+        score([gold(**fields)], [])
+
+
+def test_fallback_key_column_name_goes_through_str() -> None:
+    schema = [{"name": None}]
+    result = table_score([{"None": "x"}], {"rows": [{"None": "y"}]}, schema)
+    assert result["table_row_f1_macro"] == 0.0

@@ -1,0 +1,95 @@
+"""The command line: output, exit status and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from typer.testing import CliRunner
+
+from littrace.cli import app
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "littraceqa"
+runner = CliRunner()
+
+
+def test_evaluate_prints_official_metrics_and_composite() -> None:
+    gold = str(DATA / "validation.jsonl")
+    result = runner.invoke(app, ["evaluate", "--gold", gold, "--pred", gold])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert set(payload) == {"metrics", "composite_score", "details"}
+    assert payload["composite_score"] == 1.0
+    assert payload["details"]["total"] == 55
+
+
+def test_validate_accepts_the_official_sample_and_rejects_a_mismatch() -> None:
+    ok = runner.invoke(
+        app,
+        [
+            "validate",
+            "--input",
+            str(DATA / "validation_inputs.jsonl"),
+            "--pred",
+            str(DATA / "sample_submission.jsonl"),
+        ],
+    )
+    assert ok.exit_code == 0
+    assert ok.output.strip() == "Submission is valid: 55 predictions"
+    bad = runner.invoke(
+        app,
+        [
+            "validate",
+            "--input",
+            str(DATA / "test.jsonl"),
+            "--pred",
+            str(DATA / "sample_submission.jsonl"),
+        ],
+    )
+    assert bad.exit_code == 1
+    assert bad.output.startswith("Submission is invalid: 2 error(s)")
+
+
+def test_config_show_reflects_profile_and_environment() -> None:
+    shown = runner.invoke(
+        app, ["--profile", "test", "config", "show"], env={"LITTRACE_RETRIEVE__RRF_K": "30"}
+    )
+    assert shown.exit_code == 0, shown.output
+    config = yaml.safe_load(shown.output)
+    assert config["retrieve"]["rrf_k"] == 30
+    assert config["index"]["bm25"] == {"k1": 1.5, "b": 0.75}
+
+
+def test_artifacts_option_sets_the_artifact_root(tmp_path: Path) -> None:
+    shown = runner.invoke(app, ["--artifacts", str(tmp_path), "config", "show"])
+    assert yaml.safe_load(shown.output)["runtime"]["artifact_root"] == str(tmp_path)
+
+
+def test_user_errors_are_one_line_with_exit_status_1(tmp_path: Path) -> None:
+    bad = tmp_path / "pred.jsonl"
+    bad.write_text('{"query_id": "q_001"}\n{broken\n', encoding="utf-8")
+    cases = [
+        ["evaluate", "--gold", str(DATA / "validation.jsonl"), "--pred", str(bad)],
+        ["evaluate", "--gold", str(tmp_path / "missing.jsonl"), "--pred", str(bad)],
+        ["--profile", "nope", "config", "show"],
+    ]
+    for args in cases:
+        completed = subprocess.run(
+            [sys.executable, "-m", "littrace.cli", *args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert completed.returncode == 1, (args, completed.stderr)
+        lines = completed.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), completed.stderr
+    broken = subprocess.run(
+        [sys.executable, "-m", "littrace.cli", *cases[0]],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert f"{bad}:2 is not valid JSON" in broken.stderr
