@@ -68,12 +68,6 @@ class ChunkSettings(_Section):
         description="Longest chunk in characters; splits respect paragraph, page and heading "
         "boundaries (Lit3R §2.1.1).",
     )
-    min_chars: int = Field(
-        default=200,
-        ge=0,
-        description="Engineering: a shorter paragraph joins the next one of the same page and "
-        "section, so chunks are not single lines.",
-    )
     title_abstract_chunk: bool = Field(
         default=True, description="Emit one title-and-abstract chunk per paper (Lit3R §2.1.1)."
     )
