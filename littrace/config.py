@@ -95,6 +95,15 @@ class CorpusSettings(_Section):
         description="Extract citing sentences with their reference labels as evidence "
         "(TRACE §3.2).",
     )
+    workers: PositiveInt = Field(
+        default=2, description="Engineering: processes converting PDFs in parallel."
+    )
+    paper_timeout_s: float = Field(
+        default=300.0,
+        gt=0,
+        description="Engineering: a paper whose conversion takes longer is recorded as a "
+        "failure (and retried on the next run), so one pathological PDF cannot stall a run.",
+    )
 
 
 # --------------------------------------------------------------------------- index

@@ -1,0 +1,1 @@
+"""Corpus preparation: pool loading, PDF conversion, typed objects, references, chunks."""
