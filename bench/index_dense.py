@@ -113,7 +113,14 @@ def bench_encoding(passages: int, chars: int, work: Path, rows: list[Row]) -> No
     texts = _passages(passages, chars)
     encoder.encode_documents([texts[0][1]])  # warm-up outside the timing
     start = time.perf_counter()
-    encode_chunks(texts, encoder, work / "vectors", batch_size=256)
+    encode_chunks(
+        texts,
+        encoder,
+        work / "vectors",
+        cache_dir=work / "cache",
+        encoder_key="bench",
+        batch_size=256,
+    )
     seconds = time.perf_counter() - start
     mean_chars = sum(len(t) for _, t in texts) / len(texts)
     rows.append(

@@ -4,12 +4,12 @@ Encoding and indexing are separate steps with separate files, so an index can be
 other HNSW settings without encoding again (Lit3R §2.1.2 encodes every chunk once with
 Qwen3-Embedding; on a CPU that is the slowest step of indexing).
 
-:func:`encode_chunks` writes one ``.npy`` shard per ``batch_size`` texts and records finished
-shards in ``progress.json`` (written atomically, after the shard). A run that is killed or
-raises resumes from its last finished shard when called again with the same inputs and
-``out_dir``; inputs that changed (texts, ids, encoder, batch size) start over. When every
-shard is done they are joined into ``vectors.npy`` with ``vectors.json`` (ids and metadata,
-written last, so its presence means the vectors are complete).
+:func:`encode_chunks` caches vectors per paper under a content-addressed file (the encoder
+settings' digest plus the paper's chunk ids and texts), written atomically as each encoder
+batch finishes. A killed run therefore resumes from the papers it finished, and a pool that
+grows encodes only its new papers. The cached papers are then joined into ``vectors.npy``
+with ``vectors.json`` (ids and metadata, written last, so its presence means the vectors are
+complete).
 
 :func:`build_hnsw` writes ``hnsw.bin`` and ``hnsw.json`` (settings and the row → chunk id map);
 :meth:`DenseIndex.load` reads them back and applies ``ef_search``. Scores are cosine
@@ -21,11 +21,12 @@ Example:
     >>> from littrace.config import EncoderSettings, HnswSettings
     >>> from littrace.index.encoders import load_encoder
     >>> encoder = load_encoder(EncoderSettings())  # doctest: +SKIP
-    >>> stored = encode_chunks([("p1:0", "Dense retrieval.")], encoder, "work/vectors")  # doctest: +SKIP
+    >>> stored = encode_chunks([("p1#0", "Dense retrieval.")], encoder, "work/vectors",
+    ...     cache_dir="work/cache", encoder_key="minilm")  # doctest: +SKIP
     >>> build_hnsw(stored.vectors, stored.ids, "work/hnsw", HnswSettings())  # doctest: +SKIP
     >>> index = DenseIndex.load("work/hnsw", ef_search=1000)  # doctest: +SKIP
     >>> index.search(encoder.encode_queries(["dense retrieval"]), k=10)  # doctest: +SKIP
-    [[('p1:0', 0.83)]]
+    [[('p1#0', 0.83)]]
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ import hashlib
 import json
 import logging
 import os
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,14 +61,12 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-# Called with (texts encoded so far, total texts) after each finished shard.
+# Called with (texts encoded so far, texts to encode) after each encoder batch.
 ProgressCallback = Callable[[int, int], None]
 Hits = list[tuple[str, float]]
 
 VECTORS_FILE = "vectors.npy"
 VECTORS_META = "vectors.json"
-PROGRESS_FILE = "progress.json"
-SHARDS_DIR = "shards"
 HNSW_FILE = "hnsw.bin"
 HNSW_META = "hnsw.json"
 # Rows handed to hnswlib at once: it copies (and for cosine normalises) each block it gets.
@@ -90,74 +88,103 @@ class StoredVectors:
         return int(self.vectors.shape[1])
 
 
+def chunk_group(chunk_id: str) -> str:
+    """The paper a chunk id (``"<paper_id>#<n>"``) belongs to: the unit of the vector cache."""
+    return chunk_id.rsplit("#", 1)[0]
+
+
 def encode_chunks(
     chunks: Sequence[tuple[str, str]],
     encoder: Encoder,
     out_dir: str | os.PathLike[str],
     *,
+    cache_dir: str | os.PathLike[str],
+    encoder_key: str,
     batch_size: int = 1024,
     progress: ProgressCallback | None = None,
 ) -> StoredVectors:
-    """Encode ``(id, text)`` pairs as documents into ``out_dir``, resuming earlier work.
+    """Encode ``(id, text)`` pairs as documents into ``out_dir``, reusing cached papers.
 
-    ``batch_size`` texts make one shard, the unit of resumption (the encoder still batches
-    them by ``index.encoder.batch_size``). Ids must be unique. Returns the stored vectors;
-    a complete ``out_dir`` for the same inputs is returned without encoding anything.
+    Vectors are cached per paper (consecutive chunks of one :func:`chunk_group`) under
+    ``cache_dir``, keyed by ``encoder_key`` (a digest of the encoder settings) and the
+    paper's chunk ids and texts. So an interrupted run resumes from the last paper it
+    finished, and adding papers encodes only the new ones. ``batch_size`` texts go to the
+    encoder at once. Ids must be unique.
     """
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     ids = [chunk_id for chunk_id, _ in chunks]
     if len(set(ids)) != len(ids):
         raise ValueError("chunk ids are not unique")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    fingerprint = _fingerprint(chunks, encoder, batch_size)
-    meta = _read_json(out / VECTORS_META)
-    if meta is not None and meta.get("fingerprint") == fingerprint:
-        return load_vectors(out)
-
-    state = _read_json(out / PROGRESS_FILE)
-    shards = out / SHARDS_DIR
-    if state is None or state.get("fingerprint") != fingerprint:
-        if state is not None or meta is not None:
-            log.info("%s holds vectors of other inputs; encoding from the start", out)
-        for stale in (VECTORS_META, VECTORS_FILE, PROGRESS_FILE):
-            (out / stale).unlink(missing_ok=True)
-        shutil.rmtree(shards, ignore_errors=True)
-        state = {"fingerprint": fingerprint, "done": []}
-    shards.mkdir(exist_ok=True)
-
-    total, dimension = len(chunks), encoder.dimension
-    spans = [(s, min(s + batch_size, total)) for s in range(0, total, batch_size)]
-    done = {
-        number
-        for number in state["done"]
-        if _shard_ok(shards / _shard_name(number), spans[number][1] - spans[number][0], dimension)
-    }
-    for number, (start, stop) in enumerate(spans):
-        if number in done:
+    cache = Path(cache_dir)
+    groups = _groups(chunks, encoder, encoder_key, cache)
+    missing = [
+        group for group in groups if not _shard_ok(group.path, len(group.chunks), encoder.dimension)
+    ]
+    total = sum(len(group.chunks) for group in missing)
+    done = 0
+    pending: list[_Group] = []
+    for index, group in enumerate(missing):
+        pending.append(group)
+        size = sum(len(item.chunks) for item in pending)
+        if size < batch_size and index < len(missing) - 1:
             continue
-        vectors = encoder.encode_documents([text for _, text in chunks[start:stop]])
-        if vectors.shape != (stop - start, dimension):
+        vectors = encoder.encode_documents([text for item in pending for _, text in item.chunks])
+        if vectors.shape != (size, encoder.dimension):
             raise ValueError(
                 f"encoder {encoder.name} returned shape {vectors.shape} for "
-                f"{stop - start} texts of dimension {dimension}"
+                f"{size} texts of dimension {encoder.dimension}"
             )
-        _save_npy(shards / _shard_name(number), vectors.astype(np.float32, copy=False))
-        done.add(number)
-        state["done"] = sorted(done)
-        _write_json(out / PROGRESS_FILE, state)
+        row = 0
+        for item in pending:
+            item.path.parent.mkdir(parents=True, exist_ok=True)
+            part = vectors[row : row + len(item.chunks)].astype(np.float32, copy=False)
+            _save_npy(item.path, part)
+            row += len(item.chunks)
+        done += size
+        pending.clear()
         if progress is not None:
-            progress(sum(spans[n][1] - spans[n][0] for n in done), total)
+            progress(done, total)
 
-    _join_shards(out, [shards / _shard_name(n) for n in range(len(spans))], total, dimension)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    _join_shards(out, [group.path for group in groups], len(chunks), encoder.dimension)
     _write_json(
         out / VECTORS_META,
-        {"fingerprint": fingerprint, "encoder": encoder.name, "dimension": dimension, "ids": ids},
+        {
+            "encoder": encoder.name,
+            "encoder_key": encoder_key,
+            "dimension": encoder.dimension,
+            "ids": ids,
+        },
     )
-    shutil.rmtree(shards)
-    (out / PROGRESS_FILE).unlink(missing_ok=True)  # never written when there is no text
     return load_vectors(out)
+
+
+@dataclass(frozen=True)
+class _Group:
+    chunks: list[tuple[str, str]]
+    path: Path
+
+
+def _groups(
+    chunks: Sequence[tuple[str, str]], encoder: Encoder, encoder_key: str, cache: Path
+) -> list[_Group]:
+    """Runs of consecutive chunks of one paper, each with its content-addressed cache file."""
+    runs: list[list[tuple[str, str]]] = []
+    for chunk in chunks:
+        if runs and chunk_group(runs[-1][-1][0]) == chunk_group(chunk[0]):
+            runs[-1].append(chunk)
+        else:
+            runs.append([chunk])
+    groups = []
+    for run in runs:
+        digest = hashlib.sha256(f"{encoder_key}\0{encoder.dimension}\0".encode())
+        for chunk_id, text in run:
+            digest.update(f"{len(chunk_id)}:{chunk_id}{len(text)}:{text}".encode())
+        key = digest.hexdigest()
+        groups.append(_Group(run, cache / key[:2] / f"{key}.npy"))
+    return groups
 
 
 def load_vectors(directory: str | os.PathLike[str]) -> StoredVectors:
@@ -303,17 +330,6 @@ def _as_queries(query_vectors: ArrayLike, dimension: int) -> NDArray[np.float32]
     if queries.ndim != 2 or queries.shape[1] != dimension:
         raise ValueError(f"query vectors of shape {queries.shape} for an index of {dimension}-d")
     return queries
-
-
-def _fingerprint(chunks: Sequence[tuple[str, str]], encoder: Encoder, batch_size: int) -> str:
-    digest = hashlib.sha256(f"{encoder.name}\0{encoder.dimension}\0{batch_size}\0".encode())
-    for chunk_id, text in chunks:
-        digest.update(f"{len(chunk_id)}:{chunk_id}{len(text)}:{text}".encode())
-    return digest.hexdigest()
-
-
-def _shard_name(number: int) -> str:
-    return f"{number:06d}.npy"
 
 
 def _shard_ok(path: Path, rows: int, dimension: int) -> bool:

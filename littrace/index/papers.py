@@ -3,8 +3,9 @@
 Lit3R §2.1.3 retrieves, for each seed paper, the papers whose SPECTER2 title-and-abstract
 embedding is closest to the seed's. Here the text of each :class:`PaperRecord` (title, newline,
 abstract) is encoded with ``index.paper_encoder`` (``index.encoder`` when that is null) and
-stored exactly like the chunk vectors (:func:`littrace.index.dense.encode_chunks`: sharded,
-resumable). Papers with neither title nor abstract get no vector.
+stored exactly like the chunk vectors (:func:`littrace.index.dense.encode_chunks`: cached per
+paper, so a run resumes and a grown pool encodes only its new papers). Papers with neither
+title nor abstract get no vector.
 
 Search is exact: the unit vectors live in memory and a query is one matrix-vector product.
 For the LitTraceQA pool (27,487 papers) at 1,024 dimensions that is ~113 MiB and a few
@@ -15,7 +16,8 @@ Example:
     >>> from littrace.config import load_settings
     >>> settings = load_settings("test", environ={})
     >>> encoder = load_paper_encoder(settings.index)  # doctest: +SKIP
-    >>> vectors = encode_papers(papers, encoder, "work/paper_vectors")  # doctest: +SKIP
+    >>> vectors = encode_papers(papers, encoder, "work/paper_vectors",
+    ...     cache_dir="work/cache", encoder_key=settings.digest("index.encoder"))  # doctest: +SKIP
     >>> vectors.neighbors("2401.00001", k=5)  # doctest: +SKIP
     [('2403.01234', 0.91), ...]
 """
@@ -110,10 +112,20 @@ def encode_papers(
     encoder: Encoder,
     out_dir: str | os.PathLike[str],
     *,
+    cache_dir: str | os.PathLike[str],
+    encoder_key: str,
     batch_size: int = 1024,
     progress: ProgressCallback | None = None,
 ) -> PaperVectors:
-    """Encode every paper's title and abstract into ``out_dir`` (resumable) and load them."""
+    """Encode every paper's title and abstract into ``out_dir`` (cached per paper) and load them."""
     items = [(paper.paper_id, text) for paper in papers if (text := paper_text(paper))]
-    stored = encode_chunks(items, encoder, out_dir, batch_size=batch_size, progress=progress)
+    stored = encode_chunks(
+        items,
+        encoder,
+        out_dir,
+        cache_dir=cache_dir,
+        encoder_key=encoder_key,
+        batch_size=batch_size,
+        progress=progress,
+    )
     return PaperVectors(stored.ids, stored.vectors)

@@ -15,6 +15,7 @@ from littrace.config import HnswSettings
 from littrace.index.dense import (
     DenseIndex,
     ProgressCallback,
+    StoredVectors,
     build_hnsw,
     encode_chunks,
     exact_search,
@@ -22,7 +23,7 @@ from littrace.index.dense import (
 )
 
 DIM = 8
-CHUNKS = [(f"p{i // 4}:{i % 4}", f"chunk text number {i}") for i in range(23)]
+CHUNKS = [(f"p{i // 4}#{i % 4}", f"chunk text number {i}") for i in range(23)]
 
 
 def _vector(text: str) -> NDArray[np.float32]:
@@ -64,87 +65,114 @@ def _encoded(calls: list[list[str]]) -> list[str]:
     return [text for call in calls for text in call]
 
 
+def _encode(
+    chunks: Sequence[tuple[str, str]],
+    encoder: CountingEncoder,
+    root: Path,
+    out: str = "vectors",
+    batch_size: int = 10,
+    progress: ProgressCallback | None = None,
+) -> StoredVectors:
+    return encode_chunks(
+        chunks,
+        encoder,
+        root / out,
+        cache_dir=root / "cache",
+        encoder_key="counting-v1",
+        batch_size=batch_size,
+        progress=progress,
+    )
+
+
 def test_encode_chunks_stores_vectors_and_ids_in_input_order(tmp_path: Path) -> None:
     encoder = CountingEncoder()
     seen: list[tuple[int, int]] = []
 
-    stored = encode_chunks(
-        CHUNKS, encoder, tmp_path, batch_size=10, progress=lambda d, t: seen.append((d, t))
-    )
+    stored = _encode(CHUNKS, encoder, tmp_path, progress=lambda d, t: seen.append((d, t)))
 
     assert stored.ids == tuple(chunk_id for chunk_id, _ in CHUNKS)
     assert stored.encoder == "counting" and stored.dimension == DIM
     np.testing.assert_array_equal(stored.vectors, np.stack([_vector(t) for _, t in CHUNKS]))
-    assert [len(call) for call in encoder.calls] == [10, 10, 3]
-    assert seen == [(10, 23), (20, 23), (23, 23)]
-    # Shards and progress are gone once the joined matrix is complete.
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["vectors.json", "vectors.npy"]
-    np.testing.assert_array_equal(load_vectors(tmp_path).vectors, stored.vectors)
+    # Whole papers (4 chunks each) fill a batch of at least 10 texts; the last takes the rest.
+    assert [len(call) for call in encoder.calls] == [12, 11]
+    assert seen == [(12, 23), (23, 23)]
+    assert sorted(p.name for p in (tmp_path / "vectors").iterdir()) == [
+        "vectors.json",
+        "vectors.npy",
+    ]
+    assert len(list((tmp_path / "cache").rglob("*.npy"))) == 6  # one file per paper
+    np.testing.assert_array_equal(load_vectors(tmp_path / "vectors").vectors, stored.vectors)
 
 
-def test_complete_vectors_are_not_encoded_again(tmp_path: Path) -> None:
-    encode_chunks(CHUNKS, CountingEncoder(), tmp_path, batch_size=10)
+def test_cached_papers_are_not_encoded_again(tmp_path: Path) -> None:
+    _encode(CHUNKS, CountingEncoder(), tmp_path)
     again = CountingEncoder()
 
-    stored = encode_chunks(CHUNKS, again, tmp_path, batch_size=10)
+    stored = _encode(CHUNKS, again, tmp_path, out="second")
 
     assert again.calls == []
-    assert len(stored.ids) == len(CHUNKS)
+    np.testing.assert_array_equal(stored.vectors, np.stack([_vector(t) for _, t in CHUNKS]))
 
 
-def test_interrupted_encoding_resumes_after_its_last_finished_shard(tmp_path: Path) -> None:
-    reference = encode_chunks(CHUNKS, CountingEncoder(), tmp_path / "uninterrupted", batch_size=5)
+def test_interrupted_encoding_resumes_from_the_papers_it_finished(tmp_path: Path) -> None:
+    reference = _encode(CHUNKS, CountingEncoder(), tmp_path / "uninterrupted")
     first = CountingEncoder()
     with pytest.raises(Interrupt):
-        encode_chunks(CHUNKS, first, tmp_path / "run", batch_size=5, progress=_interrupt_after(10))
-    assert len(first.calls) == 2
-    progress = json.loads((tmp_path / "run" / "progress.json").read_text())
-    assert progress["done"] == [0, 1]
+        _encode(CHUNKS, first, tmp_path / "run", batch_size=4, progress=_interrupt_after(8))
+    assert len(first.calls) == 2  # two papers finished, then the run was killed
 
     resumed = CountingEncoder()
-    stored = encode_chunks(CHUNKS, resumed, tmp_path / "run", batch_size=5)
+    stored = _encode(CHUNKS, resumed, tmp_path / "run", batch_size=4)
 
-    assert _encoded(resumed.calls) == [text for _, text in CHUNKS[10:]]
+    assert _encoded(resumed.calls) == [text for _, text in CHUNKS[8:]]
     assert stored.ids == reference.ids
     np.testing.assert_array_equal(stored.vectors, reference.vectors)
 
 
-def test_a_lost_shard_is_encoded_again_and_only_it(tmp_path: Path) -> None:
-    with pytest.raises(Interrupt):
-        encode_chunks(
-            CHUNKS, CountingEncoder(), tmp_path, batch_size=5, progress=_interrupt_after(15)
-        )
-    (tmp_path / "shards" / "000002.npy").unlink()  # the last finished shard
-    (tmp_path / "shards" / "000000.npy").write_bytes(b"truncated")  # a damaged one
+def test_a_lost_or_damaged_cache_file_is_encoded_again_and_only_it(tmp_path: Path) -> None:
+    _encode(CHUNKS, CountingEncoder(), tmp_path, batch_size=4)
+    files = sorted((tmp_path / "cache").rglob("*.npy"))
+    lost_rows = len(np.load(files[0])) + len(np.load(files[1]))
+    files[0].unlink()
+    files[1].write_bytes(b"truncated")
 
     resumed = CountingEncoder()
-    stored = encode_chunks(CHUNKS, resumed, tmp_path, batch_size=5)
+    stored = _encode(CHUNKS, resumed, tmp_path, out="again", batch_size=4)
 
-    assert _encoded(resumed.calls) == [
-        text for _, text in CHUNKS[0:5] + CHUNKS[10:15] + CHUNKS[15:]
-    ]
+    assert sum(len(call) for call in resumed.calls) == lost_rows
     np.testing.assert_array_equal(stored.vectors, np.stack([_vector(t) for _, t in CHUNKS]))
 
 
-def test_changed_inputs_start_over_instead_of_mixing_old_shards(tmp_path: Path) -> None:
-    with pytest.raises(Interrupt):
-        encode_chunks(
-            CHUNKS, CountingEncoder(), tmp_path, batch_size=5, progress=_interrupt_after(10)
-        )
-    changed = [(chunk_id, text.upper()) for chunk_id, text in CHUNKS]
+def test_a_grown_or_changed_corpus_encodes_only_new_and_changed_papers(tmp_path: Path) -> None:
+    _encode(CHUNKS, CountingEncoder(), tmp_path)
+    new_paper = [(f"p9#{i}", f"new paper text {i}") for i in range(3)]
+    changed = [
+        (cid, text.upper()) if cid.startswith("p2#") else (cid, text) for cid, text in CHUNKS
+    ]
 
-    resumed = CountingEncoder()
-    stored = encode_chunks(changed, resumed, tmp_path, batch_size=5)
+    again = CountingEncoder()
+    stored = _encode(changed + new_paper, again, tmp_path, out="grown")
 
-    assert _encoded(resumed.calls) == [text for _, text in changed]
-    np.testing.assert_array_equal(stored.vectors, np.stack([_vector(t) for _, t in changed]))
+    assert sorted(_encoded(again.calls)) == sorted(
+        [text for cid, text in changed if cid.startswith("p2#")] + [text for _, text in new_paper]
+    )
+    assert stored.ids == tuple(cid for cid, _ in changed + new_paper)
+
+
+def test_another_encoder_key_does_not_reuse_vectors(tmp_path: Path) -> None:
+    _encode(CHUNKS, CountingEncoder(), tmp_path)
+    other = CountingEncoder()
+    encode_chunks(
+        CHUNKS, other, tmp_path / "other", cache_dir=tmp_path / "cache", encoder_key="counting-v2"
+    )
+    assert len(_encoded(other.calls)) == len(CHUNKS)
 
 
 def test_duplicate_ids_and_empty_input(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not unique"):
-        encode_chunks([("a", "x"), ("a", "y")], CountingEncoder(), tmp_path / "dup")
+        _encode([("a", "x"), ("a", "y")], CountingEncoder(), tmp_path, out="dup")
 
-    stored = encode_chunks([], CountingEncoder(), tmp_path / "empty")
+    stored = _encode([], CountingEncoder(), tmp_path, out="empty")
 
     assert stored.vectors.shape == (0, DIM) and stored.ids == ()
 
@@ -262,7 +290,7 @@ def test_k_beyond_the_index_returns_every_chunk(tmp_path: Path) -> None:
 
 def test_rebuilding_with_other_settings_reuses_stored_vectors(tmp_path: Path) -> None:
     encoder = CountingEncoder()
-    encode_chunks(CHUNKS, encoder, tmp_path / "vectors", batch_size=10)
+    _encode(CHUNKS, encoder, tmp_path)
     calls = len(encoder.calls)
 
     for m in (4, 8):

@@ -66,7 +66,15 @@ def encoder() -> Encoder:
 
 @pytest.fixture(scope="module")
 def vectors(encoder: Encoder, tmp_path_factory: pytest.TempPathFactory) -> PaperVectors:
-    return encode_papers(PAPERS, encoder, tmp_path_factory.mktemp("papers"), batch_size=2)
+    out = tmp_path_factory.mktemp("papers")
+    return encode_papers(
+        PAPERS,
+        encoder,
+        out / "vectors",
+        cache_dir=out / "cache",
+        encoder_key="minilm",
+        batch_size=2,
+    )
 
 
 def test_paper_text_is_title_then_abstract() -> None:
@@ -139,10 +147,11 @@ class MustNotEncode:
 
 
 def test_stored_paper_vectors_load_back(vectors: PaperVectors, tmp_path: Path) -> None:
-    encode_papers(PAPERS, load_paper_encoder(IndexSettings()), tmp_path)
+    cached = {"cache_dir": tmp_path / "cache", "encoder_key": "minilm"}
+    encode_papers(PAPERS, load_paper_encoder(IndexSettings()), tmp_path / "first", **cached)
 
-    loaded = PaperVectors.load(tmp_path)
-    again = encode_papers(PAPERS, MustNotEncode(), tmp_path)
+    loaded = PaperVectors.load(tmp_path / "first")
+    again = encode_papers(PAPERS, MustNotEncode(), tmp_path / "again", **cached)
 
     assert loaded.ids == vectors.ids == again.ids
     np.testing.assert_allclose(loaded.vectors, vectors.vectors, atol=1e-6)
