@@ -20,6 +20,17 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
 
 from littrace.config import ConfigError, Settings, load_settings
 from littrace.evaluate.official import EvaluationError, evaluate_files
@@ -90,6 +101,85 @@ def config_show(ctx: typer.Context) -> None:
     options: GlobalOptions = ctx.obj
     with user_errors():
         typer.echo(options.settings().to_yaml(), nl=False)
+
+
+@app.command()
+def ingest(
+    ctx: typer.Context,
+    pool: Annotated[Path, typer.Option("--pool", help="Paper metadata pool JSONL.")],
+    pdfs: Annotated[
+        Path | None, typer.Option("--pdfs", help="Folder of <paper_id>.pdf files.")
+    ] = None,
+    manifest: Annotated[
+        Path | None,
+        typer.Option("--manifest", help="paper_id -> PDF path file (JSON object, CSV or TSV)."),
+    ] = None,
+) -> None:
+    """Convert the pool's PDFs and chunk every paper (cached per PDF)."""
+    options: GlobalOptions = ctx.obj
+    with user_errors():
+        if not pool.is_file():
+            raise UserError(f"pool file not found: {pool}")
+        if pdfs is not None and not pdfs.is_dir():
+            raise UserError(f"PDF folder not found: {pdfs}")
+        settings = options.settings()
+        from littrace.corpus.ingest import ingest as run_ingest
+
+        with _progress() as bar:
+            task = bar.add_task("converting PDFs", total=None)
+
+            def advance(paper_id: str, done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total, description=f"converted {paper_id}")
+
+            result = run_ingest(pool, pdfs, settings, manifest=manifest, progress=advance)
+        _print_summary("ingest", result.summary())
+
+
+@app.command()
+def index(ctx: typer.Context) -> None:
+    """Build BM25 (chunks, papers), dense vectors + HNSW, paper vectors and the citation graph."""
+    options: GlobalOptions = ctx.obj
+    with user_errors():
+        settings = options.settings()
+        from littrace.index.stage import MissingCorpusError, build_indexes, latest_artifact
+
+        try:
+            corpus = latest_artifact(Path(settings.runtime.artifact_root), "corpus")
+        except MissingCorpusError as error:
+            raise UserError(str(error)) from error
+        with _progress() as bar:
+            tasks: dict[str, TaskID] = {}
+
+            def advance(step: str, done: int, total: int) -> None:
+                if step not in tasks:
+                    tasks[step] = bar.add_task(step, total=total)
+                bar.update(tasks[step], completed=done, total=total)
+
+            result = build_indexes(corpus, settings, progress=advance)
+        _print_summary("index", result.summary())
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+
+
+def _print_summary(stage: str, summary: dict[str, Any]) -> None:
+    table = Table(title=f"{stage} summary", show_header=False)
+    for name, value in summary.items():
+        shown = (
+            ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else value
+        )
+        table.add_row(name, str(shown) if shown != "" else "-")
+    Console(stderr=True).print(table)
+    _print_json(summary)
 
 
 @app.command()

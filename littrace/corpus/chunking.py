@@ -31,11 +31,7 @@ from littrace.corpus.model import (
     PaperRecord,
     union_bbox,
 )
-
-# A sentence ends at . ! or ? followed by space and an upper-case letter, digit or bracket,
-# unless the period belongs to a common abbreviation.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
-_ABBREVIATION = re.compile(r"(?:\b(?:et al|e\.g|i\.e|Fig|Figs|Eq|Eqs|Tab|Sec|vs|cf|No|Vol)\.)$")
+from littrace.corpus.references import split_sentences
 
 
 def venue_year_tag(venue: str, year: int | None) -> str:
@@ -44,21 +40,14 @@ def venue_year_tag(venue: str, year: int | None) -> str:
     return f"[{' '.join(parts)}]" if parts else ""
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text``; does not split after "et al.", "e.g.", "Fig." and the like."""
-    pieces = _SENTENCE_END.split(text.strip())
-    sentences: list[str] = []
-    for piece in pieces:
-        if sentences and _ABBREVIATION.search(sentences[-1]):
-            sentences[-1] = f"{sentences[-1]} {piece}"
-        else:
-            sentences.append(piece)
-    return [sentence for sentence in sentences if sentence]
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (split as citation contexts are: not after "et al.", "Fig.")."""
+    return [text[start:end] for start, end in split_sentences(text)]
 
 
 def _pieces(text: str, max_chars: int, separator: str) -> Iterator[str]:
     """Greedy packing of ``separator``-joined units of ``text`` into pieces of ``max_chars``."""
-    units = split_sentences(text) if separator == " " else text.split(separator)
+    units = sentences(text) if separator == " " else text.split(separator)
     current = ""
     for unit in units:
         while len(unit) > max_chars:  # a unit with no usable break: cut it hard
@@ -146,14 +135,14 @@ def _mentions(document: Document, obj: PaperObject) -> str:
     """Sentences on the object's pages that mention its printed id (figure context)."""
     pattern = re.compile(rf"\b{re.escape(obj.object_id)}(?![0-9a-z])", re.IGNORECASE)
     pages = {obj.page, obj.caption_page}
-    sentences = [
+    mentioning = [
         sentence
         for block in document.layout.blocks
         if block.page in pages and block.role == "body" and pattern.search(block.text)
-        for sentence in split_sentences(block.text)
+        for sentence in sentences(block.text)
         if pattern.search(sentence)
     ]
-    return " ".join(sentences)
+    return " ".join(mentioning)
 
 
 def _add_objects(builder: _ChunkBuilder, document: Document, settings: ChunkSettings) -> None:

@@ -18,10 +18,10 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from types import UnionType
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 import pyarrow as pa
 
@@ -39,6 +39,7 @@ CHUNK_TYPES: tuple[ChunkType, ...] = (
     "equation_algorithm",
     "citation_context",
 )
+RecordT = TypeVar("RecordT")
 BlockRole = Literal["title", "authors", "abstract", "heading", "body", "caption", "reference"]
 
 
@@ -301,3 +302,18 @@ def records_to_table(
         for record in records
     ]
     return pa.Table.from_pylist(rows, schema=schema)
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(item) for item in value) if isinstance(value, list) else value
+
+
+def record_from_row(record_type: type[RecordT], row: Mapping[str, Any]) -> RecordT:
+    """One record from a row dict (Parquet or JSON), lists turned back into tuples."""
+    names = {item.name for item in fields(record_type)}  # type: ignore[arg-type]
+    return record_type(**{key: _tuples(value) for key, value in row.items() if key in names})
+
+
+def table_to_records(table: pa.Table, record_type: type[RecordT]) -> list[RecordT]:
+    """The records of a table written by :func:`records_to_table` (extra columns ignored)."""
+    return [record_from_row(record_type, row) for row in table.to_pylist()]

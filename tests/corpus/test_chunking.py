@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from littrace.config import ChunkSettings
-from littrace.corpus.chunking import chunk_paper, split_sentences, venue_year_tag
+from littrace.corpus.chunking import chunk_paper, sentences, venue_year_tag
 from littrace.corpus.model import (
     Block,
     BlockRole,
@@ -145,7 +145,7 @@ def test_large_table_splits_at_row_ends_and_repeats_the_caption() -> None:
 
 def test_split_sentences_keeps_abbreviations() -> None:
     text = "Smith et al. report 3.5 points. See Fig. 2 for details. It works (e.g. on QA)! Done."
-    assert split_sentences(text) == [
+    assert sentences(text) == [
         "Smith et al. report 3.5 points.",
         "See Fig. 2 for details.",
         "It works (e.g. on QA)!",

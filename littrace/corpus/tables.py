@@ -1,0 +1,231 @@
+"""Table cells from a table body's text fragments, or from ``find_tables()`` on a full grid.
+
+Rows are fragments whose vertical centres agree; columns are the x-extents of the fragments
+of the fuller rows, narrowest first so that a header spanning two columns does not join
+them. Fragments that PyMuPDF put on one line although they sit in two columns are cut
+apart ("13.61 -1.60", "co-citation 82.9"), a wrapped cell's second line is folded into its
+row, and numbers keep their exact text, since cells are what answers are read from.
+``find_tables()`` is asked only for the geometry of a grid ruled in both directions, and
+its cells are filled with the same fragments.
+
+Example:
+    >>> import pymupdf
+    >>> from littrace.corpus.pagescan import scan_page
+    >>> doc = pymupdf.open()
+    >>> page = doc.new_page()
+    >>> for y, row in ((100, ("Model", "F1")), (115, ("BERT", "88.5"))):
+    ...     _ = page.insert_text((72, y), row[0], fontsize=9)
+    ...     _ = page.insert_text((200, y), row[1], fontsize=9)
+    >>> lines = scan_page(page).lines
+    >>> table_cells(page, [], (72, 90, 220, 118), lines)
+    (('Model', 'F1'), ('BERT', '88.5'))
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pymupdf
+
+from littrace.corpus.model import BBox
+from littrace.corpus.pagescan import NUMBER_START, ScanLine, row_text, rows
+
+logger = logging.getLogger(__name__)
+
+# A rule is a path at most this thick (points).
+RULE = 2.5
+
+
+def table_cells(
+    page: pymupdf.Page, graphics: Sequence[BBox], bbox: BBox, lines: Sequence[ScanLine]
+) -> tuple[tuple[str, ...], ...]:
+    """The rows of cell strings of the table whose body is ``lines`` inside ``bbox``.
+
+    ``graphics`` are the page's vector paths (the rules tell a full grid); empty rows go.
+    """
+    # Cells PyMuPDF joined on one line ("13.61 -1.60") are apart by more than a word space.
+    fragments = [piece for line in lines for piece in line.split_cells(0.4 * line.size)]
+    grid = _ruled_grid(page, graphics, bbox, fragments)
+    if grid is None:
+        grid = _grid_from_lines(fragments)
+    return tuple(tuple(row) for row in grid if any(row))
+
+
+def _ruled_grid(
+    page: pymupdf.Page, graphics: Sequence[BBox], bbox: BBox, lines: list[ScanLine]
+) -> list[list[str]] | None:
+    """Cells of a fully ruled grid: ``find_tables()`` geometry, filled with our fragments.
+
+    Only a grid with a rule between most rows and a few rules down the whole table goes to
+    ``find_tables()``: it takes tens of milliseconds even when clipped, cannot split the rows
+    of a booktabs table, and its own cell text can lose characters ("81.9" as "819 .").
+    """
+    x0, y0, x1, y1 = bbox
+    inside = [
+        g
+        for g in graphics
+        if g[0] >= x0 - 3 and g[2] <= x1 + 3 and g[1] >= y0 - 3 and g[3] <= y1 + 3
+    ]
+    across = {round(g[1]) for g in inside if g[3] - g[1] <= RULE and g[2] - g[0] >= 8}
+    down: dict[int, float] = {}  # total length of vertical rules at each x
+    for g in inside:
+        if g[2] - g[0] <= 1.5 and g[3] - g[1] >= 6:
+            x = round((g[0] + g[2]) / 2)
+            down[x] = down.get(x, 0.0) + g[3] - g[1]
+    full_height = sum(1 for length in down.values() if length >= 0.5 * (y1 - y0))
+    if full_height < 2 or len(across) < max(3, 0.7 * len(rows(lines))):
+        return None
+    try:
+        found = page.find_tables(  # type: ignore[no-untyped-call]
+            clip=(x0 - 3, y0 - 3, x1 + 3, y1 + 3), use_layout=False
+        ).tables
+        if not found:
+            return None
+        table = max(found, key=lambda t: _area(_intersection(tuple(t.bbox), bbox)))
+        boxes = [list(row.cells) for row in table.rows]
+    except Exception:  # one odd page costs only its grid; cells then come from positions
+        logger.warning("page %d: find_tables failed", page.number + 1, exc_info=True)
+        return None
+    grid = [[_cell_text(cell, lines) if cell is not None else "" for cell in row] for row in boxes]
+    return grid if len(grid) >= 2 and max(len(row) for row in grid) >= 2 else None
+
+
+def _cell_text(cell: Sequence[float], lines: list[ScanLine]) -> str:
+    inside = [
+        line
+        for line in lines
+        if cell[0] <= line.x_center <= cell[2] and cell[1] <= line.y_center <= cell[3]
+    ]
+    return row_text(inside, " ")
+
+
+def _grid_from_lines(lines: list[ScanLine]) -> list[list[str]]:
+    """Rows by vertical overlap; columns from the x-extents of the fullest rows' fragments."""
+    table_rows = rows(lines)
+    if not table_rows:
+        return []
+    most = max(len(row) for row in table_rows)
+    need = max(1, (most + 1) // 2)
+    # Narrow fragments first, so that a header spanning two columns does not join them.
+    fragments = sorted(
+        (line for row in table_rows if len(row) >= need for line in row),
+        key=lambda line: line.width,
+    )
+    columns: list[list[float]] = []
+    for line in fragments:
+        hits = [c for c in columns if c[0] < line.bbox[2] and line.bbox[0] < c[1]]
+        if len(hits) == 1:
+            hits[0][0], hits[0][1] = min(hits[0][0], line.bbox[0]), max(hits[0][1], line.bbox[2])
+        elif not hits:
+            columns.append([line.bbox[0], line.bbox[2]])
+    columns.sort()
+    merged: list[list[float]] = []
+    for column in columns:
+        if merged and column[0] < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], column[1])
+        else:
+            merged.append(column)
+    columns = merged
+    grid: list[list[str]] = []
+    for row in table_rows:
+        cells = [""] * len(columns)
+        for part in (part for fragment in row for part in _spread(fragment, columns)):
+            at = _column_of(part, columns)
+            cells[at] = f"{cells[at]} {part.text}".strip()
+        grid.append(cells)
+    return _merge_continuations(grid)
+
+
+def _spread(line: ScanLine, columns: list[list[float]]) -> list[ScanLine]:
+    """A fragment running over several columns, cut where its parts sit in different ones.
+
+    A cut goes before a number ("co-citation 82.9"), or between the words of a piece that
+    has one word per column it covers ("CLS USR CITE REC", word positions estimated from
+    their lengths); other multi-column text is a spanning header and stays whole.
+    """
+
+    def column_at(x: float) -> int:
+        return min(range(len(columns)), key=lambda n: max(columns[n][0] - x, x - columns[n][1]))
+
+    if sum(1 for c in columns if c[0] < line.bbox[2] and line.bbox[0] < c[1]) < 2:
+        return [line]
+    atoms: list[tuple[float, float, str, bool]] = []  # x0, x1, text, cut before it
+    for x0, x1, text in line.pieces:
+        tokens = text.split()
+        per_char = (x1 - x0) / max(len(text), 1)
+        spots, start = [], 0
+        for token in tokens:
+            begin = text.index(token, start)
+            start = begin + len(token)
+            spots.append((x0 + begin * per_char, x0 + start * per_char, token))
+        covered = [n for n, c in enumerate(columns) if c[0] < x1 and x0 < c[1]]
+        homes = [
+            n
+            for a, b, _ in spots
+            for n in covered
+            if columns[n][0] - 2 <= (a + b) / 2 <= columns[n][1] + 2
+        ]
+        if len(tokens) >= 2 and homes == covered and len(covered) == len(tokens):
+            atoms += [(a, b, t, True) for a, b, t in spots]
+        else:
+            atoms.append((x0, x1, text, bool(NUMBER_START.match(text))))
+    parts: list[list[tuple[float, float, str, bool]]] = []
+    for atom in atoms:
+        if parts and not (
+            atom[3]
+            and column_at((atom[0] + atom[1]) / 2)
+            != column_at((parts[-1][-1][0] + parts[-1][-1][1]) / 2)
+        ):
+            parts[-1].append(atom)
+        else:
+            parts.append([atom])
+    if len(parts) < 2:
+        return [line]
+    return [
+        replace(
+            line,
+            bbox=(part[0][0], line.bbox[1], part[-1][1], line.bbox[3]),
+            text=" ".join(atom[2] for atom in part),
+            pieces=tuple((a, b, t) for a, b, t, _ in part),
+        )
+        for part in parts
+    ]
+
+
+def _column_of(line: ScanLine, columns: list[list[float]]) -> int:
+    """The first column the fragment overlaps (spanning headers go left), else the nearest."""
+    for number, (x0, x1) in enumerate(columns):
+        if min(x1, line.bbox[2]) - max(x0, line.bbox[0]) > 0:
+            return number
+    return min(
+        range(len(columns)), key=lambda n: abs((columns[n][0] + columns[n][1]) / 2 - line.x_center)
+    )
+
+
+def _merge_continuations(grid: list[list[str]]) -> list[list[str]]:
+    """Fold a wrapped cell's second line (a row with fewer, non-numeric cells) into its row."""
+    merged: list[list[str]] = []
+    for row in grid:
+        filled = {n for n, cell in enumerate(row) if cell}
+        if merged and row and not row[0]:
+            above = {n for n, cell in enumerate(merged[-1]) if cell}
+            if filled < above and not any(_has_number(row[n]) for n in filled):
+                for n in filled:
+                    merged[-1][n] = f"{merged[-1][n]} {row[n]}"
+                continue
+        merged.append(row)
+    return merged
+
+
+def _has_number(text: str) -> bool:
+    return any(token.strip("().,%±+-−*†‡").replace(".", "", 1).isdigit() for token in text.split())
+
+
+def _area(box: BBox) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def _intersection(a: BBox, b: BBox) -> BBox:
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))

@@ -1,0 +1,437 @@
+# mypy: disable-error-code="no-untyped-call"
+"""Typed objects: caption parsing, body finding, table cells and equations.
+
+Synthetic PDFs pin the rules (a caption ending page 1 with its grid on page 2, a drawn
+figure, a numbered equation, mentions that are not captions); the real fixtures pin facts
+checked by eye on rendered pages.
+"""
+
+from __future__ import annotations
+
+import logging
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from littrace.corpus.captions import parse_caption
+from littrace.corpus.model import PaperObject
+from littrace.corpus.objects import find_objects, object_regions
+from littrace.corpus.pagescan import DICT_FLAGS
+
+PDFS = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pdfs"
+FIXTURES = sorted(PDFS.glob("*.pdf"))
+
+PROSE = (
+    "We study how readers find evidence in scientific papers and how a system can point "
+    "them to the exact table, figure or passage that supports an answer. Our corpus holds "
+    "papers from several venues, and every question comes with gold evidence locators that "
+    "name a page and an object. The method first retrieves candidate papers, then reads "
+    "each one and finally writes an answer that cites its sources. "
+)
+
+
+# --- parse_caption ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Table 1: Results on the test set.", ("table", "Table 1", "1")),
+        ("Tab. 4: Ablations", ("table", "Tab. 4", "4")),
+        ("TABLE II.", ("table", "TABLE II", "II")),
+        ("TABLE III", ("table", "TABLE III", "III")),
+        ("Table A.1: Hyperparameters", ("table", "Table A.1", "A.1")),
+        ("Table S2. Extra results", ("table", "Table S2", "S2")),
+        ("Fig. 3. Overview of the system", ("figure", "Fig. 3", "3")),
+        ("Fig. 3.", ("figure", "Fig. 3", "3")),
+        ("Figure 12b: Loss curves", ("figure", "Figure 12b", "12b")),
+        ("FIGURE 2 | Architecture", ("figure", "FIGURE 2", "2")),
+        ("Algorithm 1 Bootstrap Confidence Interval", ("algorithm", "Algorithm 1", "1")),
+    ],
+)
+def test_parse_caption_accepts_labels(text: str, expected: tuple[str, str, str]) -> None:
+    assert parse_caption(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Table 3 shows the results of all models.",
+        "as in Table 2, the model improves",
+        "Table 2, which lists the results",
+        "Figure 8, which plots the scores",
+        "Fig. 2.a where the output current is",
+        "Figures 3 and 4 show the curves",
+        "Tables are listed in the appendix.",
+        "The Table 1: results",
+    ],
+)
+def test_parse_caption_rejects_mentions(text: str) -> None:
+    assert parse_caption(text) is None
+
+
+# --- synthetic PDFs --------------------------------------------------------------------------
+
+
+def write_prose(page: pymupdf.Page, top: float, text: str, lines: int = 100) -> float:
+    """Body text (Times 10pt, 12pt leading) from ``top``; returns the y below the last line."""
+    y = top
+    for line in textwrap.wrap(text, 100)[:lines]:
+        page.insert_text((72, y), line, fontsize=10, fontname="tiro")
+        y += 12
+    return y
+
+
+def write_row(page: pymupdf.Page, y: float, cells: tuple[str, ...], xs: tuple[float, ...]) -> None:
+    for x, cell in zip(xs, cells, strict=True):
+        page.insert_text((x, y), cell, fontsize=9, fontname="tiro")
+
+
+def objects_of(doc: pymupdf.Document) -> list[PaperObject]:
+    return find_objects(doc, "synthetic")
+
+
+def test_table_caption_ending_a_page_finds_its_grid_on_the_next_page() -> None:
+    doc = pymupdf.open()
+    first = doc.new_page(width=612, height=792)
+    y = write_prose(first, 80, PROSE * 3 + "As shown in Table 1, the model improves. " + PROSE)
+    write_prose(first, y + 20, "Table 1 shows the accuracy of every model. " + PROSE * 2)
+    first.insert_text((72, 720), "Table 1: Accuracy and F1 of three models.", fontsize=9)
+    second = doc.new_page(width=612, height=792)
+    xs = (72.0, 250.0, 350.0)
+    rows = [
+        ("Model", "Accuracy", "F1"),
+        ("Baseline", "71.2", "68.4"),
+        ("Ours", "75.9", "73.1"),
+        ("Ours + pretraining", "77.30", "75.02"),
+    ]
+    for n, row in enumerate(rows):
+        write_row(second, 80 + 15 * n, row, xs)
+    write_prose(second, 170, PROSE * 3)
+
+    (table,) = objects_of(doc)
+    assert (table.kind, table.object_id, table.number) == ("table", "Table 1", "1")
+    assert (table.caption_page, table.page) == (1, 2)
+    assert table.caption == "Table 1: Accuracy and F1 of three models."
+    assert table.cells == tuple(rows)
+    assert table.text.splitlines()[3] == "Ours + pretraining\t77.30\t75.02"
+    assert table.bbox[1] < 80 and table.bbox[3] < 140
+
+
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_caption_in_body_type_above_its_table(rotation: int) -> None:
+    # The caption is set like the prose and its table starts right under it, flush left:
+    # the table's first row must not pass for the caption's last line.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = write_prose(page, 80, PROSE * 2, lines=8)
+    page.insert_text((72, y + 20), "Table 2: Results of the two systems.", fontsize=10)
+    rows = [("System", "BLEU"), ("Base", "27.1"), ("Large", "29.8")]
+    for n, row in enumerate(rows):
+        write_row(page, y + 36 + 11 * n, row, (72.0, 200.0))
+    write_prose(page, y + 100, PROSE * 2)
+    page.set_rotation(rotation)
+
+    (table,) = objects_of(doc)
+    assert (table.object_id, table.page, table.caption_page) == ("Table 2", 1, 1)
+    assert table.cells == tuple(rows)
+
+
+def test_mentions_of_a_table_are_not_captions() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = write_prose(page, 80, PROSE + "As shown in Table 1, the model improves. " + PROSE)
+    y = write_prose(page, y + 20, "Table 1 shows the accuracy of every model. " + PROSE)
+    # A paragraph that opens "Table 1. On ..." in body type, with no table near, is prose.
+    write_prose(page, y + 20, "Table 1. On average, the models agree with the annotators. " + PROSE)
+    assert objects_of(doc) == []
+
+
+def test_drawn_figure_above_its_caption() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    write_prose(page, 80, PROSE * 2, lines=8)
+    page.draw_rect((150, 230, 460, 430), color=(0, 0, 0), width=1)
+    page.draw_line((150, 230), (460, 430), color=(0, 0, 0), width=1)
+    page.draw_line((150, 430), (460, 230), color=(0, 0, 0), width=1)
+    page.insert_text((72, 455), "Figure 1: A box with its two diagonals.", fontsize=9)
+    write_prose(page, 490, PROSE * 2)
+
+    (figure,) = objects_of(doc)
+    assert (figure.kind, figure.object_id, figure.number) == ("figure", "Figure 1", "1")
+    assert (figure.page, figure.caption_page) == (1, 1)
+    assert figure.bbox == pytest.approx((150, 230, 460, 430), abs=1.5)
+    assert figure.caption == "Figure 1: A box with its two diagonals."
+
+
+def test_full_page_figure_with_its_caption_on_the_next_page() -> None:
+    doc = pymupdf.open()
+    first = doc.new_page(width=612, height=792)
+    first.draw_rect((100, 100, 500, 600), color=(0, 0, 0), fill=(0.8, 0.8, 0.8))
+    second = doc.new_page(width=612, height=792)
+    second.insert_text((72, 80), "Figure 1: A figure that fills the page before.", fontsize=9)
+    write_prose(second, 110, PROSE * 3)
+
+    (figure,) = objects_of(doc)
+    assert (figure.page, figure.caption_page) == (1, 2)
+    assert figure.bbox == pytest.approx((100, 100, 500, 600), abs=1.5)
+
+
+def equation_page(doc: pymupdf.Document) -> pymupdf.Page:
+    page = doc.new_page(width=612, height=792)
+    y = write_prose(page, 80, PROSE * 2, lines=6)
+    page.insert_text((260, y + 14), "E = mc^2", fontsize=10, fontname="tiit")
+    number_width = pymupdf.get_text_length("(1)", fontname="tiro", fontsize=10)
+    right = max(line.x1 for line in (pymupdf.Rect(b[:4]) for b in page.get_text("blocks")))
+    page.insert_text((right - number_width, y + 14), "(1)", fontsize=10, fontname="tiro")
+    y = write_prose(page, y + 40, PROSE, lines=3)
+    # List markers, a year and citation brackets in prose are no equation numbers.
+    page.insert_text(
+        (72, y),
+        "Our method has two steps: (1) we encode the input and (2) we decode it (2019).",
+        fontsize=10,
+        fontname="tiro",
+    )
+    page.insert_text(
+        (72, y + 12), "(3) we propose a model that is small and fast [12].", fontsize=10
+    )
+    write_prose(page, y + 36, PROSE, lines=3)
+    return page
+
+
+def test_numbered_equation_at_the_right_margin() -> None:
+    doc = pymupdf.open()
+    page = equation_page(doc)
+
+    (equation,) = objects_of(doc)
+    assert (equation.kind, equation.object_id, equation.number) == ("equation", "(1)", "1")
+    assert (equation.page, equation.caption_page, equation.caption) == (1, 1, "")
+    assert equation.text == "E = mc^2"
+    assert equation.scorer_id == "Equation 1"
+    number = page.search_for("(1)")[0]
+    assert equation.bbox[2] == pytest.approx(number.x1, abs=1)
+
+
+def test_ruled_grid_cells_and_a_find_tables_failure(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    write_prose(page, 80, PROSE * 2, lines=6)
+    page.insert_text((150, 180), "Table 2: A fully ruled grid.", fontsize=9)
+    xs, ys = (150.0, 260.0, 340.0, 420.0), (195.0, 215.0, 235.0, 255.0)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), color=(0, 0, 0), width=0.5)
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), color=(0, 0, 0), width=0.5)
+    rows = [("Method", "P", "R"), ("Rule-based", "60.1", "55.0"), ("Neural", "81.7", "79.3")]
+    for n, row in enumerate(rows):
+        write_row(page, ys[n] + 14, row, (155.0, 265.0, 345.0))
+    write_prose(page, 290, PROSE * 2)
+
+    (table,) = objects_of(doc)
+    assert table.object_id == "Table 2"
+    assert table.cells == tuple(rows)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("odd page")
+
+    monkeypatch.setattr(pymupdf.Page, "find_tables", broken)
+    with caplog.at_level(logging.WARNING):
+        (table,) = objects_of(doc)
+    assert table.cells == tuple(rows)  # from fragment positions instead
+    assert "find_tables failed" in caplog.text
+
+
+def test_page_dicts_passed_in_give_the_same_objects() -> None:
+    doc = pymupdf.open()
+    equation_page(doc)
+    dicts = [doc[n].get_text("dict", flags=DICT_FLAGS) for n in range(doc.page_count)]
+    assert find_objects(doc, "p", dicts) == find_objects(doc, "p")
+
+
+def test_object_regions_are_bodies_by_page() -> None:
+    objects = [
+        PaperObject("p", "table", "Table 1", "1", 2, 1, "Table 1: x", (1, 2, 3, 4)),
+        PaperObject("p", "equation", "(1)", "1", 2, 2, "", (5, 6, 7, 8)),
+        PaperObject("p", "figure", "Fig. 1", "1", 3, 3, "Fig. 1. y", (9, 9, 10, 10)),
+    ]
+    assert object_regions(objects) == {2: [(1, 2, 3, 4), (5, 6, 7, 8)], 3: [(9, 9, 10, 10)]}
+
+
+# --- real PDFs -------------------------------------------------------------------------------
+
+
+def fixture(name: str) -> Path:
+    path = PDFS / name
+    if not path.exists():
+        pytest.skip(f"fixture {name} is not available")
+    return path
+
+
+def objects_in(name: str) -> dict[str, PaperObject]:
+    with pymupdf.open(fixture(name)) as doc:
+        return {obj.object_id: obj for obj in find_objects(doc, name)}
+
+
+def kinds(objects: dict[str, PaperObject]) -> Counter[str]:
+    return Counter(obj.kind for obj in objects.values())
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[p.name[:32] for p in FIXTURES])
+def test_every_fixture_converts_with_consistent_objects(path: Path) -> None:
+    with pymupdf.open(path) as doc:
+        objects = find_objects(doc, path.stem)
+        sizes = [(page.rect.width, page.rect.height) for page in doc]
+    keys = [(obj.kind, obj.number) for obj in objects]
+    assert len(keys) == len(set(keys))
+    order = [(obj.page, obj.kind) for obj in objects]
+    assert [page for page, _ in order] == sorted(page for page, _ in order)
+    for obj in objects:
+        width, height = sizes[obj.page - 1]
+        x0, y0, x1, y1 = obj.bbox
+        assert -1 <= x0 <= x1 <= width + 1 and -1 <= y0 <= y1 <= height + 1
+        assert obj.paper_id == path.stem
+        if obj.kind == "table":
+            assert obj.text == "\n".join("\t".join(row) for row in obj.cells)
+
+
+@pytest.mark.parametrize("name", ["1903.10676.pdf", "test-uu.pdf"])
+def test_the_scibert_results_page(name: str) -> None:
+    # One page, two tables, each with its caption below it (test-uu is the page at 2x).
+    objects = objects_in(name)
+    assert list(objects) == ["Table 1", "Table 2"]
+    table1, table2 = objects["Table 1"], objects["Table 2"]
+    assert table1.caption.startswith("Table 1: Test performances of all BERT variants")
+    assert table2.caption == (
+        "Table 2: Comparing SCIBERT with the reported BIOBERT results on biomedical datasets."
+    )
+    assert table1.page == table1.caption_page == 1
+    assert table1.cells[0][:4] == ("Field", "Task", "Dataset", "SOTA")
+    # The footnote mark on 88.85 is a superscript, not a third decimal.
+    assert ("", "", "BC5CDR (Li et al., 2016)", "88.85⁷", "85.08", "86.72", "88.73", "90.01") in (
+        table1.cells
+    )
+    assert table1.cells[-1] == ("Average", "", "", "", "73.58", "77.16", "76.01", "79.27")
+    assert table2.cells[-1] == ("REL", "ChemProt", "76.68", "83.64")
+    assert len(table2.cells) == 5
+
+
+def test_s2orc_paper() -> None:
+    objects = objects_in("2020.acl-main.447.pdf")
+    assert kinds(objects) == {"table": 9, "figure": 4, "equation": 1}
+    table1 = objects["Table 1"]
+    assert (table1.caption_page, table1.page) == (2, 2)
+    assert "S2ORC (PDF-parse)" in table1.text and "8.1M" in table1.text
+    assert objects["Table 3"].cells[:2] == (
+        ("Total papers", "81.1M"),
+        ("Papers w/ PDF", "28.9M (35.6%)"),
+    )
+    # "Table 4. On average, ..." opens a paragraph on page 5 in body type: not the caption.
+    assert objects["Table 4"].caption.startswith("Table 4: Extraction and linking statistics")
+    assert objects["Figure 2"].page == 5
+    equation = objects["(1)"]
+    assert equation.page == 4 and "×" in equation.text and "=" in equation.text
+
+
+def test_specter_paper() -> None:
+    objects = objects_in("2020.acl-main.207.pdf")
+    assert kinds(objects) == {"table": 3, "figure": 2, "equation": 2}
+    assert objects["(1)"].page == 2 and "Transformer" in objects["(1)"].text
+    assert objects["(2)"].page == 3 and "max" in objects["(2)"].text
+    assert ("SPECTER", "84.2", "88.4", "91.5", "36.9", "80.0") in objects["Table 2"].cells
+    # Cells PyMuPDF printed on one line are cut apart at the column edges.
+    assert objects["Table 3"].cells[4] == (
+        "SciBERT fine-tune on co-citation",
+        "82.9",
+        "84.3",
+        "85.2",
+        "36.6",
+        "76.4",
+    )
+
+
+def test_longeval_paper_algorithm_and_counts() -> None:
+    objects = objects_in("2023.eacl-main.121.pdf")
+    assert kinds(objects) == {"table": 11, "figure": 9, "algorithm": 1}
+    algorithm = objects["Algorithm 1"]
+    assert algorithm.page == algorithm.caption_page == 14
+    assert algorithm.caption == "Algorithm 1 Bootstrap Confidence Interval"
+    steps = algorithm.text.splitlines()
+    assert steps[0].startswith("Input:") and steps[-1] == "13: return ℓ, u"
+    assert "3: Xs ←empty N × M matrix" in steps
+    assert objects["Table 4"].cells[1] == ("BM25 (1995)", "0.38", "0.46", "0.56")
+
+
+def test_piezoresistance_paper_equations_and_tables() -> None:
+    objects = objects_in("key-error-585bcfc650f744efa7942900b742c1b64863350e.pdf")
+    assert kinds(objects) == {"figure": 15, "table": 3, "equation": 9}
+    assert [o.object_id for o in objects.values() if o.kind == "equation"] == [
+        f"({n})" for n in range(1, 10)
+    ]
+    assert objects["(2)"].page == 2 and "σ" in objects["(2)"].text
+    assert objects["Table 1"].cells[1] == ("n-Si", "-1022", "534", "-136", "-176", "-312")
+    assert objects["Figure 15"].page == 7
+
+
+def test_citesee_captions_inside_the_table_block() -> None:
+    # The bold "Table 1:" label shares a PyMuPDF block with the table's rows.
+    objects = objects_in("2302.07302v1.pdf")
+    assert kinds(objects) == {"figure": 8, "table": 2}
+    table1, table2 = objects["Table 1"], objects["Table 2"]
+    assert table1.page == 11 and table1.cells[0] == ("ID", "Literature Review Topics")
+    assert table1.cells[1][0] == "P1" and table1.cells[1][1].endswith("video content.")
+    assert table2.page == 12
+    assert table2.cells[1] == ("Paper Opens", "77", "48", "17", "33", "33", "28", "39.3", "21.0")
+    assert "CHI" not in table2.text  # the running head above the table stays out
+
+
+def test_papermage_screenshot_caption_is_not_a_caption() -> None:
+    # Page 4 shows a screenshot whose tiny text includes "Figure 1. Revolt creates ...".
+    objects = objects_in("papermage.pdf")
+    assert kinds(objects) == {"figure": 3, "table": 3}
+    assert objects["Figure 1"].caption_page == 1
+    assert objects["Figure 1"].caption.startswith("Figure 1: papermage")
+
+
+def test_fig_labels_keep_their_printed_form() -> None:
+    objects = objects_in("2203.00130v1.pdf")
+    assert [o.object_id for o in objects.values() if o.kind == "figure"] == [
+        f"Fig. {n}" for n in range(1, 11)
+    ]
+    assert objects["Fig. 7"].number == "7" and objects["Fig. 7"].page == 21
+    assert objects["Table 2"].page == 24
+
+
+def test_more_fixture_facts() -> None:
+    assert (
+        objects_in("index-string-out-of-range-d5b4bf22619ce0cb4b7742bc9174c5c4ef407a80.pdf") == {}
+    )
+    paraphrase = objects_in(
+        "value-error-box-diff-page-3574574f60182fc886aa13ad9d9dd3efc4d0a081.pdf"
+    )
+    assert kinds(paraphrase) == {"table": 9, "equation": 4}
+    assert ("QQP 50K", "46,000", "4,000", "4,000") in paraphrase["Table 3"].cells
+    assert "iBLEU" in paraphrase["(4)"].text and paraphrase["(4)"].page == 5
+    semantic_scholar = objects_in("N18-3011.pdf")
+    assert semantic_scholar["Table 1"].cells[1] == ("title", "85.5", "85.5", "85.5")
+    events = objects_in("index-list-out-of-range-7f4e18385a30ccb00dc637d5123f894f1f862964.pdf")
+    assert kinds(events) == {"figure": 3, "table": 2, "equation": 10}
+    assert events["Table 1"].page == 8
+
+
+def test_a_page_of_a_million_drawings_is_read_without_its_paths(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Table 1: A page that is slow to analyse", fontsize=9)
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"0 0 m 1 1 l S\n" * 160_000)
+    with caplog.at_level(logging.INFO):
+        (table,) = objects_of(doc)
+    assert "vector paths skipped" in caplog.text
+    assert (table.object_id, table.cells) == ("Table 1", ())
