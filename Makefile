@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: install test lint typecheck pytest demo bench clean
+.PHONY: install test lint typecheck pytest demo bench bench-ingest bench-index clean
 
 install: $(STAMP)
 
@@ -36,6 +36,16 @@ demo: $(STAMP)
 		--pred ../shared/data/littraceqa/sample_submission.jsonl
 	$(BIN)/littrace evaluate --gold ../shared/data/littraceqa/validation.jsonl \
 		--pred ../shared/data/littraceqa/sample_submission.jsonl
+
+# Benchmarks print ratios against a baseline measured in the same run (see bench/*.py).
+bench: bench-ingest bench-index
+
+bench-ingest: $(STAMP)
+	$(BIN)/python bench/ingest.py
+
+bench-index: $(STAMP)
+	$(BIN)/python bench/index_bm25.py
+	$(BIN)/python bench/index_dense.py
 
 clean:
 	rm -rf $(VENV) .prefect .mypy_cache .ruff_cache .pytest_cache

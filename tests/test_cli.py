@@ -93,3 +93,40 @@ def test_user_errors_are_one_line_with_exit_status_1(tmp_path: Path) -> None:
         check=False,
     )
     assert f"{bad}:2 is not valid JSON" in broken.stderr
+
+
+def test_ingest_then_index_on_a_small_corpus(tmp_path: Path) -> None:
+    from littrace.synth import generate_corpus
+
+    corpus = generate_corpus(tmp_path / "synth", n_papers=3, seed=1, n_questions=2)
+    root = ["--artifacts", str(tmp_path / "artifacts"), "--profile", "test"]
+    missing = runner.invoke(app, [*root, "index"])
+    assert missing.exit_code == 1 and "run `littrace ingest` first" in missing.output
+
+    ingested = runner.invoke(
+        app, [*root, "ingest", "--pool", str(corpus.pool), "--pdfs", str(corpus.pdf_dir)]
+    )
+    assert ingested.exit_code == 0, ingested.output
+    summary = json.loads(ingested.stdout[ingested.stdout.index("{") :])
+    assert summary["papers_with_pdf"] == 3 and summary["converted_now"] == 3
+    assert summary["pages"] == corpus.counts["pages"]
+
+    indexed = runner.invoke(app, [*root, "index"])
+    assert indexed.exit_code == 0, indexed.output
+    built = json.loads(indexed.stdout[indexed.stdout.index("{") :])
+    assert set(built) == {
+        "bm25-chunks",
+        "bm25-papers",
+        "vectors",
+        "hnsw",
+        "paper-vectors",
+        "citation-graph",
+    }
+    rerun = runner.invoke(app, [*root, "index"])
+    assert all(
+        entry["built_s"] == "cached"
+        for entry in json.loads(rerun.stdout[rerun.stdout.index("{") :]).values()
+    )
+
+    bad_pool = runner.invoke(app, [*root, "ingest", "--pool", str(tmp_path / "nope.jsonl")])
+    assert bad_pool.exit_code == 1 and "pool file not found" in bad_pool.output
