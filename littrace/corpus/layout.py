@@ -16,7 +16,9 @@ text lines into :class:`~littrace.corpus.model.Layout`:
 3. *Reading order.* Each page looks for a vertical gutter near its middle that few lines
    cross. With one, lines crossing the gutter on both sides are full width (title, wide
    captions) and cut the page into bands, each read left column then right column; on page 1
-   everything above the first full column-width line is front matter read top to bottom.
+   everything above the first full column-width line or section heading in a column is front
+   matter read top to bottom. A column may be as short as the last two lines of a
+   bibliography beside a full one.
 4. *Paragraphs.* Within a column a new block starts after a larger vertical gap, at a first
    line indent (or, in a hanging-indent run such as a bibliography, at each unindented line),
    after a short sentence-final line, at a font change, at a bullet, and at captions and
@@ -113,7 +115,8 @@ _SECTION_NUMBER = re.compile(r"(?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,3}\.?|[IVX]{1,5}
 _APPENDIX_HEADING = re.compile(
     r"^Appendix\s+(?P<num>[A-Z](?:\.\d{1,2})*)\s*[.:]?\s+(?P<title>\S.*)$"
 )
-_SECTION_NAMES = frozenset(
+# Usual section names, headings in any font; the object finder ends float bodies at them.
+SECTION_NAMES = frozenset(
     {
         "abstract",
         "introduction",
@@ -295,7 +298,7 @@ def extract_layout(
     for index, lines in enumerate(page_lines):
         width, height = sizes[index]
         boxes = exclude.get(index + 1, ())
-        for stream in _reading_order(lines, width, height, boxes, first_page=index == 0):
+        for stream in _reading_order(lines, width, height, boxes, stats, first_page=index == 0):
             paras.extend(_paragraphs(stream, index + 1, stats))
     return _assemble(paras, sizes, stats)
 
@@ -544,7 +547,13 @@ def _drop_line_numbers(lines: list[_Frag]) -> list[_Frag]:
 
 
 def _reading_order(
-    lines: list[_Frag], width: float, height: float, boxes: Sequence[BBox], *, first_page: bool
+    lines: list[_Frag],
+    width: float,
+    height: float,
+    boxes: Sequence[BBox],
+    stats: _DocStats,
+    *,
+    first_page: bool,
 ) -> list[list[_Frag]]:
     """The page's lines as streams (one column of one band each), in reading order."""
     if len(lines) < 2:
@@ -572,7 +581,7 @@ def _reading_order(
         else:
             full.append(line)
     if first_page:
-        _take_front_matter(left, right, full, split, height)
+        _take_front_matter(left, right, full, split, height, stats)
     if not full and not boxes:
         return [s for s in (_merge_rows(left), _merge_rows(right)) if s]
     return _bands(left, right, full, boxes, split, margin)
@@ -596,10 +605,16 @@ def _find_gutter(lines: list[_Frag], width: float) -> float | None:
     crossing, _, split = best
     n_left = bisect_right(ends, split)
     n_right = len(starts) - bisect_left(starts, split)
-    # Two columns need a few lines on each side (a last page may hold only the end of the
-    # left column) and fewer full-width lines than column lines.
-    two = n_left >= 3 and n_right >= 3 and crossing <= 0.5 * (n_left + n_right)
-    return split if two else None
+    if crossing > 0.5 * (n_left + n_right):
+        return None  # more full-width lines than column lines
+    if n_left >= 3 and n_right >= 3:
+        return split
+    # A column's last few lines (the end of a bibliography atop the right column) count
+    # beside a full column if one of them is a line of text, not a stray label.
+    if max(n_left, n_right) < 3 or min(n_left, n_right) == 0:
+        return None
+    sparse = [line for line in lines if (line.x1 <= split if n_left < 3 else line.x0 >= split)]
+    return split if any(line.x1 - line.x0 >= 0.3 * width for line in sparse) else None
 
 
 def _overlaps_rows(line: _Frag, others: list[_Frag]) -> bool:
@@ -610,16 +625,30 @@ def _overlaps_rows(line: _Frag, others: list[_Frag]) -> bool:
 
 
 def _take_front_matter(
-    left: list[_Frag], right: list[_Frag], full: list[_Frag], split: float, height: float
+    left: list[_Frag],
+    right: list[_Frag],
+    full: list[_Frag],
+    split: float,
+    height: float,
+    stats: _DocStats,
 ) -> None:
-    """Move page-1 lines above the first column-wide line into ``full``: title, authors."""
+    """Move page-1 lines above the first column-wide line or section heading into ``full``:
+    title, authors.
+
+    A heading opening a column stays in it: "Abstract" and "2 Related Work" at the tops of
+    the two columns share a row but are not one line of front matter.
+    """
     if not left or not right:
         return
     left_edge = min(line.x0 for line in left)
     right_edge = max(line.x1 for line in right)
     tops: list[float] = []
     for side, column_width in ((left, split - left_edge), (right, right_edge - split)):
-        wide = [line.y0 for line in side if line.x1 - line.x0 >= 0.7 * column_width]
+        wide = [
+            line.y0
+            for line in side
+            if line.x1 - line.x0 >= 0.7 * column_width or _opens_section(line, stats)
+        ]
         if wide:
             tops.append(min(wide))
     if not tops:
@@ -630,6 +659,12 @@ def _take_front_matter(
         if moved:
             full.extend(moved)
             side[:] = [line for line in side if line.y1 > front_y + 1.0]
+
+
+def _opens_section(line: _Frag, stats: _DocStats) -> bool:
+    """Whether ``line`` is a numbered or named section heading (not a bold author line)."""
+    heading = _heading(line, stats, None)
+    return heading is not None and bool(heading[0] or heading[1].lower() in SECTION_NAMES)
 
 
 def _bands(
@@ -863,7 +898,7 @@ def _heading(line: _Frag, stats: _DocStats, right: float | None) -> _Heading | N
         if _SPACED_CAPS.match(text):
             text = text.replace(" ", "")
         name = text.rstrip(":.").strip()
-        if name.lower() in _SECTION_NAMES:
+        if name.lower() in SECTION_NAMES:
             return "", name, 1
     strong = _heading_font(line, stats)
     if not strong and line.italic_share < 0.8:
@@ -1023,7 +1058,7 @@ def _find_title(paras: list[_Para], height: float, stats: _DocStats) -> list[int
         for index, para in enumerate(paras)
         if para.page == 1
         and para.kind in ("text", "heading")
-        and not (para.kind == "heading" and (para.number or para.title.lower() in _SECTION_NAMES))
+        and not (para.kind == "heading" and (para.number or para.title.lower() in SECTION_NAMES))
         and para.lines[0].y0 < 0.5 * height
         and sum(ch.isalpha() for ch in para.lines[0].text) >= 4
     ]
@@ -1163,7 +1198,7 @@ def _front_matter_end(paras: list[_Para], start: int) -> int:
         para = paras[index]
         if para.page != 1:
             return index
-        if para.kind == "heading" and (para.number or para.title.lower() in _SECTION_NAMES):
+        if para.kind == "heading" and (para.number or para.title.lower() in SECTION_NAMES):
             return index
         if para.kind == "heading":
             para.kind = "text"  # a bold author or affiliation line, not a heading

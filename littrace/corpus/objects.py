@@ -12,13 +12,16 @@ body paragraphs. The steps:
    "Algorithm 1 Name") in the caption's own position and font (:mod:`littrace.corpus.captions`).
 3. Each caption's body is found by walking away from it, up and down, inside its column (or
    the full text width for a full-width caption): fragments and graphics are taken while they
-   follow each other closely, stopping at prose, a heading, another caption or an equation.
-   A walk between booktabs rules or inside a large graphic does not stop at prose-like cell
-   text. The side is the one with content; where both have some, the side the paper uses
-   for that kind of object elsewhere. A caption with nothing on its page looks at the top of
-   the next page (a table whose caption ends a page) or the bottom of the previous one (a
-   full-page figure whose caption opens the next page). Without a body, the caption's box
-   stands in. Images are read only for figure pages; vector paths come with the dict.
+   follow each other closely, stopping at prose, a heading (one word after a section number
+   is enough), another caption or an equation. A walk between booktabs rules or inside a
+   large graphic does not stop at prose-like cell text; an algorithm box ends at the rule
+   under its steps and a ruled table at its last rule, whatever follows them closely. The
+   side is the one with content; where both have some, the side the paper uses for that
+   kind of object elsewhere. A caption with nothing on its page looks at the top of the next
+   page (a table whose caption ends a page) or the bottom of the previous one (a full-page
+   figure whose caption opens the next page); there, a body across a two-column page must
+   reach over the gutter. Without a body, the caption's box stands in. Images are read only
+   for figure pages; vector paths come with the dict.
 4. Table cells come from fragment positions, or from ``page.find_tables()`` geometry for a
    grid ruled in both directions (:mod:`littrace.corpus.tables`).
 5. Numbered equations are found by :mod:`littrace.corpus.equations`, outside the bodies.
@@ -52,6 +55,7 @@ import pymupdf
 
 from littrace.corpus.captions import Caption, find_captions
 from littrace.corpus.equations import Equation, find_equations
+from littrace.corpus.layout import SECTION_NAMES
 from littrace.corpus.model import BBox, ObjectKind, PaperObject
 from littrace.corpus.pagescan import (
     DocStyle,
@@ -111,6 +115,7 @@ class _Page:
     images: bool = False
     _graphics: list[BBox] | None = None
     _protected: set[int] | None = None
+    _spans: list[BBox] | None = None
     _items: list[tuple[BBox, Key]] | None = None
 
     @property
@@ -124,7 +129,7 @@ class _Page:
         """Add the page's images to its graphics (a figure caption is here or next door)."""
         if not self.images:
             self.images = True
-            self._graphics = self._items = self._protected = None
+            self._graphics = self._items = self._protected = self._spans = None
 
     def items(self) -> list[tuple[BBox, Key]]:
         """What a walk can take: fragments and graphics outside headers and footers."""
@@ -140,6 +145,12 @@ class _Page:
         if self._protected is None:
             self._protected = _protected_lines(self)
         return self._protected
+
+    def spans(self) -> list[BBox]:
+        """Boxes between horizontal rules of one width (see :func:`_ruled_spans`)."""
+        if self._spans is None:
+            self._spans = _ruled_spans(self)
+        return self._spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,15 +419,25 @@ def _prose(scan: PageScan, style: DocStyle, column: float, other: set[int]) -> s
 
 
 def _is_heading(line: ScanLine, style: DocStyle) -> bool:
-    """Titles and section headings: larger than body text, or bold and numbered."""
-    if line.size < style.size + 0.9 and not (line.bold and _NUMBERED_HEADING.match(line.text)):
+    """Titles and section headings: bold or larger than body text, and numbered ("4 Results")
+    or a usual section name ("References"); a larger line of two words or more (a title).
+
+    One word is enough with a number or a name: a float set right above "4 Experiments" must
+    not take it into its body.
+    """
+    larger = line.size >= style.size + 0.9
+    if not (larger or line.bold):
         return False
-    return word_count(line.text) >= 2
+    if _NUMBERED_HEADING.match(line.text):
+        return word_count(line.text) >= 1
+    if line.text.rstrip(":.").strip().lower() in SECTION_NAMES:
+        return True
+    return larger and word_count(line.text) >= 2
 
 
 def _protected_lines(page: _Page) -> set[int]:
     scan = page.scan
-    spans = _ruled_spans(page)
+    spans = page.spans()
     big = [g for g in page.graphics if _is_big(g)]
     protected: set[int] = set()
     for line in scan.lines:
@@ -434,10 +455,7 @@ def _ruled_spans(page: _Page) -> list[BBox]:
     Rules are chained top to bottom unless a caption lies between two of them, which
     separates two floats in one column and an algorithm's caption from its steps.
     """
-    rules = sorted(
-        (g for g in page.graphics if g[3] - g[1] <= RULE and g[2] - g[0] >= 30),
-        key=lambda g: g[1],
-    )
+    rules = sorted((g for g in page.graphics if _is_rule(g)), key=lambda g: g[1])
     captions = [page.scan.lines[i].bbox for i in page.caption_lines]  # boxes that split a chain
     groups: list[list[BBox]] = []
     for rule in rules:
@@ -547,41 +565,56 @@ def _band(page: _Page, box: BBox) -> tuple[float, float]:
 def _walk_from(page: _Page, caption: Caption, side: str) -> _Region | None:
     box = caption.bbox
     start = box[1] if side == "above" else box[3]
-    return _walk(page, _band(page, box), start, side == "below", _FIRST_GAP * page.style.size)
+    first_gap = _FIRST_GAP * page.style.size
+    return _walk(page, _band(page, box), start, side == "below", first_gap, caption.label.kind)
 
 
 def _other_page_body(pages: _Pages, caption: Caption) -> _Region | None:
     """A body on the next page's top (caption ends its page) or the previous page's bottom.
 
     Text flows from the bottom of the last column to the top of the next page's first, so
-    each page is tried across its width first and then column by column in that order.
+    each page is tried across its width first and then column by column in that order. On
+    a two-column page, a body across the width must reach over the gutter: otherwise it is
+    the top of both columns (a table and the references beside it), not one wide object.
     """
-    index = caption.page - 1
+    index, kind = caption.page - 1, caption.label.kind
     lower_half = caption.bbox[1] > pages[index].scan.height / 2
     tries = [(index + 1, True), (index - 1, False)]
     for page_index, down in tries if lower_half else tries[::-1]:
         if not 0 <= page_index < len(pages):
             continue
         page = pages[page_index]
-        if caption.label.kind == "figure":
+        if kind == "figure":
             page.want_images()
         x0, x1 = page.text_x0 - 5, page.text_x1 + 5
+        mid = (page.text_x0 + page.text_x1) / 2
         bands = [(x0, x1)]
         if page.two_column:
-            mid = (page.text_x0 + page.text_x1) / 2
             bands += [(x0, mid), (mid, x1)] if down else [(mid, x1), (x0, mid)]
         start = 0.0 if down else page.scan.height
         for band in bands:
-            region = _walk(page, band, start, down, page.scan.height)
-            if region is not None and region.level(caption.label.kind) == 2:
-                return region
+            region = _walk(page, band, start, down, page.scan.height, kind)
+            if region is None or region.level(kind) < 2:
+                continue
+            if band == (x0, x1) and page.two_column and not _spans_gutter(region, mid):
+                continue
+            return region
     return None
 
 
 def _walk(
-    page: _Page, band: tuple[float, float], start: float, down: bool, first_gap: float
+    page: _Page,
+    band: tuple[float, float],
+    start: float,
+    down: bool,
+    first_gap: float,
+    kind: ObjectKind,
 ) -> _Region | None:
-    """Items in ``band`` beyond ``start`` that follow each other closely, up to a stopper."""
+    """Items in ``band`` beyond ``start`` that follow each other closely, up to a stopper.
+
+    A walk for a table or an algorithm also ends at the rule that closes it (see
+    :func:`_closes`), whatever follows that rule closely.
+    """
     scan = page.scan
     items: list[tuple[BBox, Key]] = []
     crossing: set[Key] = set()  # items reaching well across the band's edge: walls
@@ -599,6 +632,8 @@ def _walk(
         ahead = sorted((i for i in items if i[0][3] <= start + 2), key=lambda i: -i[0][3])
     frontier = start
     taken: list[tuple[BBox, Key]] = []
+    text = False  # whether a fragment was taken
+    reach = (math.inf, -math.inf)  # the horizontal extent of what was taken
     for box, key in ahead:
         gap = box[1] - frontier if down else frontier - box[3]
         if gap > (_NEXT_GAP * page.style.size if taken else first_gap):
@@ -607,11 +642,40 @@ def _walk(
             break
         taken.append((box, key))
         frontier = max(frontier, box[3]) if down else min(frontier, box[1])
+        if text and key[0] == "g" and _closes(page, box, down, kind, reach):
+            break
+        text = text or key[0] == "l"
+        reach = (min(reach[0], box[0]), max(reach[1], box[2]))
     if not taken:
         return None
     lines = tuple(scan.lines[key[1]] for _, key in taken if key[0] == "l")
     graphics = tuple(box for box, key in taken if key[0] == "g")
     return _Region(scan.number - 1, lines, graphics, frozenset(key for _, key in taken))
+
+
+def _closes(
+    page: _Page, box: BBox, down: bool, kind: ObjectKind, reach: tuple[float, float]
+) -> bool:
+    """Whether the graphic ``box``, met after text, closes a ``kind`` body walked this way.
+
+    Only a rule as wide as what was taken (``reach``) closes: not a rule under a group of
+    columns. Such a rule after an algorithm's steps closes its box; a table closes at the
+    far rule of its ruled span (the bottom rule below a caption above it), not at a rule
+    between rows.
+    """
+    if kind not in ("algorithm", "table") or not _is_rule(box):
+        return False
+    if box[0] > reach[0] + 5 or box[2] < reach[1] - 5:
+        return False
+    if kind == "algorithm":
+        return True
+    edge = 3 if down else 1
+    return any(
+        abs(box[edge] - span[edge]) <= 0.5
+        and abs(box[0] - span[0]) <= 5
+        and abs(box[2] - span[2]) <= 5
+        for span in page.spans()
+    )
 
 
 def _stops(page: _Page, key: Key) -> bool:
@@ -695,6 +759,17 @@ def _reading_key(page: _Page, obj: PaperObject) -> tuple[int, int, float, int]:
 
 
 # --- geometry ---------------------------------------------------------------------------
+
+
+def _spans_gutter(region: _Region, mid: float) -> bool:
+    """Whether something in ``region`` reaches across the page middle ``mid``."""
+    boxes = [*(line.bbox for line in region.lines), *region.graphics]
+    return any(box[0] < mid - 15 and box[2] > mid + 15 for box in boxes)
+
+
+def _is_rule(box: BBox) -> bool:
+    """A horizontal rule of a float: thin, and longer than a dash or an underline."""
+    return box[3] - box[1] <= RULE and box[2] - box[0] >= 30
 
 
 def _is_big(box: BBox) -> bool:

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="no-untyped-call"
 """Reading-order layout: real fixture PDFs (facts checked on the rendered pages) and small
 PDFs built here with PyMuPDF."""
 
@@ -367,7 +368,7 @@ def test_built_front_matter_sections_captions_and_exclusions() -> None:
 
 def test_page_dicts_read_elsewhere_give_the_same_layout() -> None:
     doc = two_column_doc(pages=2)
-    dicts = [page.get_text("dict") for page in doc]
+    dicts = [doc[n].get_text("dict") for n in range(doc.page_count)]
     assert extract_layout(doc, page_dicts=dicts) == extract_layout(doc)
 
 
@@ -399,3 +400,53 @@ def test_soft_hyphen_line_ends_always_join() -> None:
 
 def test_module_examples_run() -> None:
     assert doctest.testmod(layout_module).failed == 0
+
+
+def test_headings_opening_both_columns_of_page_one_stay_in_their_columns() -> None:
+    """ "Abstract" over the left column shares a row with "2 Related Work" atop the right
+    one: both are headings, not one line of front matter."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((150, 90), "Sparse Mixtures for Retrieval", fontname="tibo", fontsize=16)
+    page.insert_text((230, 115), "Ada Lovelace, Alan Turing", fontsize=11)
+    page.insert_text((153, 160), "Abstract", fontname="tibo", fontsize=12)
+    page.insert_text((315, 160), "2 Related Work", fontname="tibo", fontsize=12)
+    column = "words that fill a column line of body text"
+
+    def write(x: float, y: float, text: str) -> None:
+        page.insert_text((x, y), text, fontname="tiro", fontsize=10)
+
+    for index in range(12):
+        write(54, 175 + 12 * index, f"Abstract {column} {index}")
+        write(315, 175 + 12 * index, f"Related {column} {index}")
+    page.insert_text((54, 335), "1 Introduction", fontname="tibo", fontsize=12)
+    for index in range(20):
+        write(54, 350 + 12 * index, f"Intro {column} {index}")
+        write(315, 190 + 12 * (index + 12), f"More {column} {index}")
+
+    layout = extract_layout(doc)
+    assert layout.title == "Sparse Mixtures for Retrieval"
+    assert layout.authors == ("Ada Lovelace", "Alan Turing")
+    assert [(s.number, s.title) for s in layout.sections] == [
+        ("", "Abstract"),
+        ("1", "Introduction"),
+        ("2", "Related Work"),
+    ]
+    assert layout.abstract.startswith("Abstract words") and "Related" not in layout.abstract
+
+
+def test_a_last_page_with_two_lines_atop_the_right_column_keeps_its_columns() -> None:
+    """The bibliography's last entry wraps onto two lines atop the right column: they are
+    a column of their own, not the ends of the left column's first two lines."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for index in range(30):
+        text = f"[{index + 1}] A. Author and B. Author. A title of paper {index + 1}."
+        page.insert_text((54, 80 + 12 * index), text, fontsize=9)
+    page.insert_text((315, 80), "[31] L. Tanaka and T. Costa. Stochastic Positional", fontsize=9)
+    page.insert_text((329, 92), "Encoding for Efficient Training. In ICCV, 2023.", fontsize=9)
+
+    texts = [block.text for block in extract_layout(doc).blocks]
+    right = [text for text in texts if "Tanaka" in text or "Encoding" in text]
+    assert right[0].startswith("[31] L. Tanaka and T. Costa.")
+    assert not any("A. Author" in text for text in right)

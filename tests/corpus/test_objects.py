@@ -17,6 +17,7 @@ import pymupdf
 import pytest
 
 from littrace.corpus.captions import parse_caption
+from littrace.corpus.layout import extract_layout
 from littrace.corpus.model import PaperObject
 from littrace.corpus.objects import find_objects, object_regions
 from littrace.corpus.pagescan import DICT_FLAGS
@@ -435,3 +436,171 @@ def test_a_page_of_a_million_drawings_is_read_without_its_paths(
         (table,) = objects_of(doc)
     assert "vector paths skipped" in caplog.text
     assert (table.object_id, table.cells) == ("Table 1", ())
+
+
+# --- where a float's body ends -------------------------------------------------------------
+
+ALGORITHM_STEPS = (
+    "1: Input: training set D, encoder f, number of epochs E",
+    "2: for epoch = 1 to E do",
+    "3: update f with one gradient step on the loss L",
+    "4: end for",
+    "5: return f",
+)
+TABLE_ROWS = (
+    ("Variant", "Accuracy", "F1"),
+    ("Full model", "0.50", "0.46"),
+    ("w/o bank", "0.55", "0.54"),
+)
+
+
+def rule(page: pymupdf.Page, y: float, x0: float = 72, x1: float = 540) -> None:
+    page.draw_line((x0, y), (x1, y), color=(0, 0, 0), width=0.8)
+
+
+def ruled_algorithm(page: pymupdf.Page, top: float) -> float:
+    """An algorithm box (top rule, caption, rule, steps, bottom rule); returns the bottom."""
+    rule(page, top)
+    page.insert_text((74, top + 11), "Algorithm 1: Router training", fontsize=9, fontname="tibo")
+    rule(page, top + 15)
+    for n, step in enumerate(ALGORITHM_STEPS):
+        page.insert_text((76 + 12 * (n == 2), top + 26 + 10.5 * n), step, fontsize=8.5)
+    bottom = top + 30 + 10.5 * len(ALGORITHM_STEPS)
+    rule(page, bottom)
+    return bottom
+
+
+def table_below_caption(
+    page: pymupdf.Page, top: float, *, ruled: bool, x0: float = 150, x1: float = 420
+) -> float:
+    """A caption above a table, with booktabs rules if ``ruled``; returns the table's bottom
+    (its bottom rule, or the foot of its last row)."""
+    page.insert_text((x0, top), "Table 2: Ablation study of the router.", fontsize=9)
+    xs = (x0 + 4, x0 + 0.55 * (x1 - x0), x0 + 0.8 * (x1 - x0))
+    baselines = [top + 17 + 12 * n + 3 * (n > 0) for n in range(len(TABLE_ROWS))]
+    for baseline, row in zip(baselines, TABLE_ROWS, strict=True):
+        write_row(page, baseline, row, xs)
+    if not ruled:
+        return baselines[-1] + 2
+    bottom = baselines[-1] + 6
+    for y in (top + 8, top + 20, bottom):
+        rule(page, y, x0, x1)
+    return bottom
+
+
+@pytest.mark.parametrize("kind", ["algorithm", "table"])
+def test_a_float_ends_above_the_numbered_heading_right_below_it(kind: str) -> None:
+    # The heading, one word after its number, sits closer to the float than the float's
+    # parts sit to each other: it must stay out of the body and in the layout.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = write_prose(page, 80, PROSE * 2, lines=8)
+    if kind == "algorithm":
+        bottom = ruled_algorithm(page, y + 10)
+        heading, size = ("4", "Experiments"), 12.0
+    else:  # no rules here: only the heading itself can end the walk
+        bottom = table_below_caption(page, y + 20, ruled=False)
+        heading, size = ("4.4", "Analysis"), 10.5
+    page.insert_text((72, bottom + 26), " ".join(heading), fontsize=size, fontname="tibo")
+    write_prose(page, bottom + 42, PROSE * 2, lines=6)
+
+    objects = objects_of(doc)
+    (found,) = objects
+    assert (found.kind, found.page) == (kind, 1)
+    assert found.bbox[3] == pytest.approx(bottom, abs=2)
+    if kind == "table":
+        assert found.cells == TABLE_ROWS
+    layout = extract_layout(doc, exclude=object_regions(objects))
+    assert heading in [(section.number, section.title) for section in layout.sections]
+
+
+def test_an_algorithm_box_ends_at_its_bottom_rule() -> None:
+    # What follows the box closely is neither prose nor a heading to the walk; the rule
+    # under the steps still closes the box.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = write_prose(page, 80, PROSE * 2, lines=8)
+    bottom = ruled_algorithm(page, y + 10)
+    page.insert_text((72, bottom + 18), "Inputs: D, f, E", fontsize=10, fontname="tiro")
+    write_prose(page, bottom + 60, PROSE * 2, lines=6)
+
+    (algorithm,) = objects_of(doc)
+    assert algorithm.bbox[3] == pytest.approx(bottom, abs=1.5)
+    assert "Inputs" not in algorithm.text
+
+
+def test_a_ruled_table_ends_at_its_bottom_rule_above_a_figure() -> None:
+    # A paragraph's last words and then a figure follow the table closely; walking on past
+    # the bottom rule would take the figure's graphics and leave the figure without a body.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = write_prose(page, 80, PROSE * 2, lines=8)
+    bottom = table_below_caption(page, y + 20, ruled=True)
+    page.insert_text((72, bottom + 14), "graph node classification.", fontsize=10)
+    page.draw_rect((150, bottom + 22, 420, bottom + 142), color=(0, 0, 0), width=1)
+    page.draw_line((150, bottom + 22), (420, bottom + 142), color=(0, 0, 0), width=1)
+    page.insert_text((150, bottom + 158), "Figure 1: Accuracy by amount of data.", fontsize=9)
+    write_prose(page, bottom + 190, PROSE * 2, lines=6)
+
+    found = {obj.object_id: obj for obj in objects_of(doc)}
+    assert found["Table 2"].bbox[3] == pytest.approx(bottom, abs=1.5)
+    assert found["Table 2"].cells == TABLE_ROWS
+    figure = found["Figure 1"]
+    assert figure.page == 1
+    assert figure.bbox[1] <= bottom + 22 and figure.bbox[3] == pytest.approx(bottom + 142, abs=1.5)
+
+
+def test_a_table_atop_the_next_pages_left_column_leaves_the_right_one() -> None:
+    # The caption ends page 1; page 2 opens with the table in the left column and the end
+    # of the bibliography in the right one. Nothing crosses the gutter, so the body is the
+    # left column's table, not both columns' tops.
+    doc = pymupdf.open()
+    first = doc.new_page(width=612, height=792)
+    for x in (54, 315):
+        for n, line in enumerate(textwrap.wrap(PROSE * 6, 48)[:48]):
+            first.insert_text((x, 80 + 12 * n), line, fontsize=10, fontname="tiro")
+    first.insert_text((315, 680), "Table 2: Ablation study of the router.", fontsize=9)
+    second = doc.new_page(width=612, height=792)
+    xs = (58.0, 180.0, 240.0)
+    rule(second, 62, 54, 290)
+    rule(second, 74, 54, 290)
+    for n, row in enumerate(TABLE_ROWS):
+        write_row(second, 71 + 12 * n + 3 * (n > 0), row, xs)
+    rule(second, 101, 54, 290)
+    for n, line in enumerate(textwrap.wrap(PROSE * 5, 48)[:40]):
+        second.insert_text((54, 130 + 12 * n), line, fontsize=10, fontname="tiro")
+    references = [
+        f"[{n}] A. Author and B. Author. A title of paper {n}. In ACL, 2020." for n in range(2, 9)
+    ]
+    for n, line in enumerate(references):
+        second.insert_text((315, 70 + 11 * n), line, fontsize=9, fontname="tiro")
+
+    (table,) = objects_of(doc)
+    assert (table.page, table.caption_page) == (2, 1)
+    assert table.cells == TABLE_ROWS
+    assert table.bbox[2] < 300
+
+
+def test_a_rule_under_a_group_of_columns_does_not_close_the_table() -> None:
+    # The rules under the two group headers ("cmidrule") chain into a ruled span of their
+    # own, which ends above the second group's rows; only a rule as wide as the table so far
+    # closes it.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = write_prose(page, 80, PROSE * 2, lines=8)
+    page.insert_text((150, y + 20), "Table 3: Scores by group of runs.", fontsize=9)
+    rule(page, y + 28, 150, 420)
+    xs = (154.0, 300.0, 370.0)
+    top = y + 28
+    for n, label in enumerate(("Group A", "Group B")):
+        block = top + 50 * n
+        write_row(page, block + 12, ("", label, ""), xs)
+        rule(page, block + 16, 290, 420)
+        write_row(page, block + 28, ("run 1", "0.50", "0.46"), xs)
+        write_row(page, block + 40, ("run 2", "0.55", "0.54"), xs)
+    rule(page, top + 96, 150, 420)
+    write_prose(page, top + 120, PROSE * 2, lines=6)
+
+    (table,) = objects_of(doc)
+    assert table.bbox[3] == pytest.approx(top + 96, abs=1.5)
+    assert sum(row[0].startswith("run") for row in table.cells) == 4
