@@ -1,0 +1,7 @@
+"""Question-anchored retrieval (Lit3R §2.1.2): fusion rules, hybrid search, reranking, pool.
+
+Modules: :mod:`~littrace.retrieve.fusion` (RRF, round-robin, best item per group),
+:mod:`~littrace.retrieve.hybrid` (three indexes + PRF), :mod:`~littrace.retrieve.rerank`
+(reranker backends, rank blend with pinning), :mod:`~littrace.retrieve.pool` (shared pool,
+Ranking A). Import from the submodules; this package imports nothing heavy.
+"""
