@@ -1,0 +1,473 @@
+"""LlmClient against a scripted local litellm provider (``scripted/<model>``): no network."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import litellm
+import pytest
+from litellm.exceptions import (
+    APIConnectionError,
+    AuthenticationError,
+    BadRequestError,
+    RateLimitError,
+    ServiceUnavailableError,
+    Timeout,
+)
+from litellm.llms.custom_llm import CustomLLM
+
+from littrace.config import LlmSettings, load_settings
+from littrace.llm import CallCache, LlmClient, LlmError
+from littrace.llm.schemas import Subqueries, Verification
+
+Reply = str | Exception | Callable[[], str]
+VALID = '{"subqueries": ["[ACL 2023] dense retrieval", "BM25 baseline"]}'
+MESSAGES = [
+    {"role": "system", "content": "You are a retrieval assistant."},
+    {"role": "user", "content": "Decompose the question. Reply with JSON."},
+]
+
+
+@dataclass
+class Call:
+    model: str
+    messages: list[dict[str, str]]
+    params: dict[str, Any]
+    timeout: Any
+    api_key: Any
+
+
+@dataclass
+class ScriptedProvider(CustomLLM):
+    """Replies from a script, in order; the last entry repeats. Counts calls in flight."""
+
+    script: list[Reply] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    gate: threading.Barrier | None = None
+    active: int = 0
+    max_active: int = 0
+
+    def __post_init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+
+    def completion(self, *args: Any, **kwargs: Any) -> Any:
+        model, messages = kwargs["model"], kwargs["messages"]
+        with self._lock:
+            self.calls.append(
+                Call(
+                    model,
+                    [dict(m) for m in messages],
+                    dict(kwargs["optional_params"]),
+                    kwargs.get("timeout"),
+                    kwargs.get("api_key"),
+                )
+            )
+            reply = self.script[min(len(self.calls), len(self.script)) - 1]
+            self.active += 1
+            self.max_active = max(self.max_active, self.active)
+        try:
+            if self.gate is not None:
+                # Releases only when `parties` calls are in flight together: proves the limit
+                # is reached, while max_active proves it is never exceeded.
+                self.gate.wait(timeout=10)
+            if isinstance(reply, Exception):
+                raise reply
+            text = reply() if callable(reply) else reply
+            response = kwargs["model_response"]
+            response.choices[0].message.content = text
+            response.usage = litellm.Usage(prompt_tokens=11, completion_tokens=7, total_tokens=18)
+            return response
+        finally:
+            with self._lock:
+                self.active -= 1
+
+
+@pytest.fixture
+def provider(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedProvider]:
+    scripted = ScriptedProvider()
+    monkeypatch.setattr(
+        litellm, "custom_provider_map", [{"provider": "scripted", "custom_handler": scripted}]
+    )
+    yield scripted
+
+
+class Sleeps:
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    def __call__(self, seconds: float) -> None:
+        self.delays.append(seconds)
+
+
+def make_client(tmp_path: Path, sleeps: Sleeps | None = None, **overrides: Any) -> LlmClient:
+    values: dict[str, Any] = {"backend": "litellm", "model": "scripted/test", "max_retries": 2}
+    values.update(overrides)
+    return LlmClient(
+        LlmSettings(**values),
+        tmp_path / "llm_cache",
+        backoff_base_s=0.01,
+        backoff_max_s=0.05,
+        sleep=sleeps or Sleeps(),
+    )
+
+
+def no_fallback() -> Subqueries:
+    raise AssertionError("fallback must not be used")
+
+
+def question_fallback() -> Subqueries:
+    return Subqueries(subqueries=["the question itself"])
+
+
+def test_valid_json_is_parsed_and_recorded(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = [VALID]
+    result = make_client(tmp_path, temperature=0.0, max_tokens=321, timeout_s=7.5).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+
+    assert result.value == Subqueries(subqueries=["[ACL 2023] dense retrieval", "BM25 baseline"])
+    record = result.record
+    assert (record.step, record.model, record.attempts) == ("decompose", "scripted/test", 1)
+    assert (record.prompt_tokens, record.completion_tokens) == (11, 7)
+    assert not (record.cache_hit or record.repaired or record.fallback or record.reason)
+    assert record.request_key and record.latency_s >= 0
+    (call,) = provider.calls
+    assert call.messages == MESSAGES
+    assert call.timeout == 7.5  # the per-call deadline reaches the provider
+    assert call.params["temperature"] == 0.0 and call.params["max_tokens"] == 321
+    assert call.params["response_format"] == {"type": "json_object"}  # no schema support known
+
+
+def test_schema_goes_out_as_response_format_when_supported(
+    tmp_path: Path, provider: ScriptedProvider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(litellm, "supports_response_schema", lambda model, *a, **k: True)
+    provider.script = ['{"evidence_papers": ["p1"], "sufficient": true}']
+    result = make_client(tmp_path).complete_json(
+        "verify", MESSAGES, Verification, fallback=lambda: Verification(sufficient=False)
+    )
+
+    assert result.value == Verification(evidence_papers=["p1"], sufficient=True, missing="")
+    response_format = provider.calls[0].params["response_format"]
+    assert response_format["type"] == "json_schema"
+    assert response_format["json_schema"]["name"] == "Verification"
+    assert response_format["json_schema"]["schema"] == Verification.model_json_schema()
+
+
+def test_json_mode_off_sends_no_response_format(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = [VALID]
+    make_client(tmp_path, json_mode=False).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    assert "response_format" not in provider.calls[0].params
+
+
+def test_fenced_json_is_accepted(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = [f"```json\n{VALID}\n```\n"]
+    result = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    assert result.value.subqueries[1] == "BM25 baseline"
+    assert not result.record.repaired and result.record.attempts == 1
+
+
+def test_invalid_json_is_repaired_once_quoting_the_error(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    provider.script = ["Sure! Here are the subqueries: dense retrieval", VALID]
+    result = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+
+    assert result.value.subqueries[0] == "[ACL 2023] dense retrieval"
+    assert result.record.repaired and not result.record.fallback
+    assert result.record.attempts == 2
+    assert (result.record.prompt_tokens, result.record.completion_tokens) == (22, 14)
+    repair = provider.calls[1].messages
+    assert repair[: len(MESSAGES)] == MESSAGES
+    assert repair[-2] == {
+        "role": "assistant",
+        "content": "Sure! Here are the subqueries: dense retrieval",
+    }
+    assert repair[-1]["role"] == "user"
+    assert "Invalid JSON" in repair[-1]["content"]  # pydantic's message for the bad reply
+    assert '"subqueries"' in repair[-1]["content"]  # the schema to conform to
+
+
+def test_schema_mismatch_repair_names_the_field(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = ['{"evidence_papers": [], "sufficient": "perhaps"}', '{"sufficient": false}']
+    result = make_client(tmp_path).complete_json(
+        "verify", MESSAGES, Verification, fallback=lambda: Verification(sufficient=False)
+    )
+    assert result.record.repaired
+    assert (
+        "sufficient: Input should be a valid boolean" in provider.calls[1].messages[-1]["content"]
+    )
+
+
+def test_hopeless_replies_fall_back_with_the_reason(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    provider.script = ["no json here", '{"queries": ["wrong key"]}']
+    result = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=question_fallback
+    )
+
+    assert result.fallback and result.record.fallback
+    assert result.value == question_fallback()
+    assert result.record.reason == "invalid output after repair: subqueries: Field required"
+    assert result.record.attempts == 2 and len(provider.calls) == 2  # exactly one repair
+
+
+def test_transient_errors_are_retried_with_backoff(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    provider.script = [
+        RateLimitError(message="slow down", llm_provider="scripted", model="test"),
+        Timeout(message="took too long", model="test", llm_provider="scripted"),
+        VALID,
+    ]
+    sleeps = Sleeps()
+    result = make_client(tmp_path, sleeps).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+
+    assert not result.fallback and result.record.attempts == 3
+    # Exponential with jitter: attempt n waits 50-100 % of min(0.05, 0.01 * 2**n).
+    assert len(sleeps.delays) == 2
+    assert 0.005 <= sleeps.delays[0] <= 0.01 <= sleeps.delays[1] <= 0.02
+
+
+def test_backoff_is_capped(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = [APIConnectionError(message="reset", llm_provider="s", model="t")]
+    sleeps = Sleeps()
+    make_client(tmp_path, sleeps, max_retries=6).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=question_fallback
+    )
+    assert len(sleeps.delays) == 6 and max(sleeps.delays) <= 0.05
+
+
+def test_exhausted_retries_fall_back(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = [
+        ServiceUnavailableError(message="overloaded", llm_provider="scripted", model="t")
+    ]
+    result = make_client(tmp_path, max_retries=1).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=question_fallback
+    )
+
+    assert result.fallback and result.value == question_fallback()
+    assert result.record.attempts == 2 and len(provider.calls) == 2
+    assert result.record.reason is not None
+    assert result.record.reason.startswith("ServiceUnavailableError: ")
+    assert result.record.reason.endswith("(after 2 attempts)")
+    assert not list((tmp_path / "llm_cache").rglob("*.json"))  # failures are not cached
+
+
+def test_a_bad_request_is_not_retried(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = [BadRequestError(message="too long", model="t", llm_provider="s")]
+    result = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=question_fallback
+    )
+    assert result.fallback and len(provider.calls) == 1
+    assert result.record.reason is not None and "BadRequestError" in result.record.reason
+
+
+def test_an_authentication_error_stops_the_run(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = [AuthenticationError(message="bad key", llm_provider="s", model="t")]
+    with pytest.raises(LlmError, match="AuthenticationError"):
+        make_client(tmp_path).complete_json(
+            "decompose", MESSAGES, Subqueries, fallback=question_fallback
+        )
+    assert len(provider.calls) == 1
+
+
+def test_cache_makes_a_rerun_free_across_clients(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    provider.script = [VALID]
+    first = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    second = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+
+    assert len(provider.calls) == 1
+    assert second.value == first.value
+    assert second.record.cache_hit and not first.record.cache_hit
+    assert second.record.attempts == 0
+    assert (second.record.prompt_tokens, second.record.cost_usd) == (0, 0.0)
+    assert second.record.request_key == first.record.request_key
+    cached = CallCache(tmp_path / "llm_cache").get(first.record.request_key or "")
+    assert cached is not None and cached.content == VALID
+
+
+def test_cache_replays_a_repair_without_calls(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = ["not json", VALID]
+    make_client(tmp_path).complete_json("decompose", MESSAGES, Subqueries, fallback=no_fallback)
+    rerun = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    assert len(provider.calls) == 2
+    assert rerun.record.cache_hit and rerun.record.repaired and rerun.record.attempts == 0
+
+
+def test_cache_key_covers_model_schema_and_parameters(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    provider.script = [VALID]
+    make_client(tmp_path).complete_json("a", MESSAGES, Subqueries, fallback=no_fallback)
+    make_client(tmp_path, temperature=0.7).complete_json(
+        "a", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    make_client(tmp_path, model="scripted/other").complete_json(
+        "a", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    make_client(tmp_path).complete_json(
+        "a", MESSAGES, Renamed, fallback=lambda: Renamed(subqueries=[])
+    )
+    # Neither the step name nor the timeout shapes the reply, so they share the first entry.
+    make_client(tmp_path, timeout_s=3).complete_json(
+        "b", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    assert len(provider.calls) == 4
+
+
+class Renamed(Subqueries):
+    """Same fields, another schema name: a different request."""
+
+
+def test_cache_disabled_always_calls(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = [VALID]
+    client = make_client(tmp_path, cache=False)
+    for _ in range(2):
+        client.complete_json("decompose", MESSAGES, Subqueries, fallback=no_fallback)
+    assert len(provider.calls) == 2
+    assert not (tmp_path / "llm_cache").exists()
+
+
+def test_cost_and_tokens_are_recorded(tmp_path: Path, provider: ScriptedProvider) -> None:
+    litellm.register_model(
+        {
+            "scripted/priced": {
+                "input_cost_per_token": 1e-6,
+                "output_cost_per_token": 2e-6,
+                "litellm_provider": "scripted",
+                "mode": "chat",
+            }
+        }
+    )
+    provider.script = [VALID]
+    priced = make_client(tmp_path, model="scripted/priced").complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    unpriced = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+
+    assert priced.record.cost_usd == pytest.approx(11 * 1e-6 + 7 * 2e-6)
+    assert (priced.record.prompt_tokens, priced.record.completion_tokens) == (11, 7)
+    assert unpriced.record.cost_usd == 0.0  # unknown price: zero, not an error
+    assert unpriced.record.prompt_tokens == 11
+
+
+def test_concurrency_limit_is_shared_by_threads(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = [VALID]
+    provider.gate = threading.Barrier(2)
+    client = make_client(tmp_path, concurrency=2, cache=False)
+    errors: list[BaseException] = []
+
+    def ask(index: int) -> None:
+        messages = [{"role": "user", "content": f"question {index}; reply with JSON"}]
+        try:
+            result = client.complete_json("decompose", messages, Subqueries, fallback=no_fallback)
+            assert not result.fallback
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=ask, args=(index,)) for index in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    assert not errors
+    assert len(provider.calls) == 8
+    assert provider.max_active == 2
+
+
+def test_async_variant(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = [VALID]
+    provider.gate = threading.Barrier(3)
+    client = make_client(tmp_path, concurrency=3, cache=False)
+
+    async def ask_all() -> list[bool]:
+        results = await asyncio.gather(
+            *(
+                client.acomplete_json(
+                    "decompose",
+                    [{"role": "user", "content": f"question {index}; JSON"}],
+                    Subqueries,
+                    fallback=no_fallback,
+                )
+                for index in range(6)
+            )
+        )
+        return [result.fallback for result in results]
+
+    assert asyncio.run(ask_all()) == [False] * 6
+    assert provider.max_active == 3
+
+
+def test_backend_none_never_touches_litellm(
+    tmp_path: Path, provider: ScriptedProvider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def forbidden(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("litellm must not be called")
+
+    monkeypatch.setattr(litellm, "completion", forbidden)
+    monkeypatch.setattr(litellm, "supports_response_schema", forbidden)
+    client = LlmClient(LlmSettings(backend="none", api_key_env="UNSET_KEY"), tmp_path / "c")
+    result = client.complete_json("decompose", MESSAGES, Subqueries, fallback=question_fallback)
+
+    assert result.value == question_fallback()
+    assert result.record.fallback and result.record.reason == "backend none"
+    assert result.record.attempts == 0 and result.record.request_key is None
+    assert not provider.calls and not (tmp_path / "c").exists()
+
+
+def test_api_key_comes_from_the_named_variable(
+    tmp_path: Path, provider: ScriptedProvider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LITTRACE_TEST_KEY", raising=False)
+    with pytest.raises(LlmError, match="LITTRACE_TEST_KEY"):
+        make_client(tmp_path, api_key_env="LITTRACE_TEST_KEY")
+
+    monkeypatch.setenv("LITTRACE_TEST_KEY", "sk-test")
+    provider.script = [VALID]
+    make_client(tmp_path, api_key_env="LITTRACE_TEST_KEY").complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    assert provider.calls[0].api_key == "sk-test"
+
+
+def test_from_settings_puts_the_cache_under_the_artifact_root(tmp_path: Path) -> None:
+    settings = load_settings(overrides={"runtime.artifact_root": str(tmp_path)}, environ={})
+    client = LlmClient.from_settings(settings)
+    assert client.cache is not None
+    assert client.cache.directory == tmp_path / "llm_cache"
+
+
+def test_an_empty_reply_is_repaired(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = ["", VALID]
+    result = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    assert result.record.repaired
+    assert "the reply was empty" in provider.calls[1].messages[-1]["content"]
