@@ -334,8 +334,8 @@ def _page_lines(page_dict: Mapping[str, Any], boxes: Sequence[BBox]) -> list[_Fr
                 continue
             if (
                 previous is not None
+                and -2.0 <= frag.x0 - previous.x1 <= 1.5 * frag.size  # the cheaper test first
                 and _same_row(previous, frag)
-                and -2.0 <= frag.x0 - previous.x1 <= 1.5 * frag.size
             ):
                 previous.absorb(frag)
                 continue
@@ -345,27 +345,25 @@ def _page_lines(page_dict: Mapping[str, Any], boxes: Sequence[BBox]) -> list[_Fr
 
 
 def _make_frag(line: Mapping[str, Any]) -> _Frag | None:
+    # Hot path (every line of every page): plain locals, and the superscript-free text is
+    # only rebuilt for the few lines that have superscripts.
     parts: list[str] = []
-    plain: list[str] = []
     superscript = False
     chars = bold = italic = 0
     best = -1
     size = baseline = 0.0
     font = ""
-    for span in line["spans"]:
+    spans = line["spans"]
+    for span in spans:
         text = span["text"]
-        count = len(text.strip())
         parts.append(text)
+        count = len(text.strip())
         if not count:
-            plain.append(text)
             continue
         name = span["font"]
         flags = span["flags"]
         if flags & _SUPERSCRIPT_FLAG:
             superscript = True
-            plain.append(", ")
-        else:
-            plain.append(text)
         font_bold, font_italic = _font_style(name)
         chars += count
         if flags & _BOLD_FLAG or font_bold:
@@ -377,18 +375,27 @@ def _make_frag(line: Mapping[str, Any]) -> _Frag | None:
         # The largest size among real words: small caps ("SCIENCEPARSE" set in a smaller
         # size) and superscripts must not shrink the line.
         if count > 1 or not size:
-            size = max(size, span["size"])
+            span_size = span["size"]
+            if span_size > size:
+                size = span_size
     if not chars:
         return None
     raw = "".join(parts)
     soft_end = raw.rstrip().endswith("\xad")
-    text = _clean("".join(parts))
+    text = _clean(raw)
     if not text:
         return None
     x0, y0, x1, y1 = line["bbox"]
     if y1 - y0 > 2 * size:  # a broken glyph box; rebuild the line's height from its baseline
         y0, y1 = baseline - 0.85 * size, baseline + 0.25 * size
-    unmarked = _clean("".join(plain)) if superscript else ""
+    unmarked = ""
+    if superscript:  # superscripts (affiliation marks) become commas
+        unmarked = _clean(
+            "".join(
+                ", " if span["flags"] & _SUPERSCRIPT_FLAG and span["text"].strip() else span["text"]
+                for span in spans
+            )
+        )
     return _Frag(x0, y0, x1, y1, text, size, font, chars, bold, italic, soft_end, 0, unmarked)
 
 

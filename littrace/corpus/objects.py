@@ -43,6 +43,7 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import logging
 import math
 import re
@@ -117,6 +118,7 @@ class _Page:
     _protected: set[int] | None = None
     _spans: list[BBox] | None = None
     _items: list[tuple[BBox, Key]] | None = None
+    _ordered: dict[bool, tuple[list[float], list[tuple[BBox, Key]]]] = field(default_factory=dict)
 
     @property
     def graphics(self) -> list[BBox]:
@@ -130,6 +132,7 @@ class _Page:
         if not self.images:
             self.images = True
             self._graphics = self._items = self._protected = self._spans = None
+            self._ordered.clear()
 
     def items(self) -> list[tuple[BBox, Key]]:
         """What a walk can take: fragments and graphics outside headers and footers."""
@@ -137,8 +140,25 @@ class _Page:
             scan = self.scan
             boxes = [(x.bbox, ("l", x.index)) for x in scan.lines if x.index not in self.furniture]
             boxes += [(graphic, ("g", n)) for n, graphic in enumerate(self.graphics)]
-            self._items = [(box, key) for box, key in boxes if not scan.in_margin(box)]
+            top, bottom = scan.margins()  # scan.in_margin without a call per item
+            self._items = [
+                (box, key) for box, key in boxes if not (box[3] < top or box[1] > bottom)
+            ]
         return self._items
+
+    def ahead(self, start: float, down: bool) -> list[tuple[BBox, Key]]:
+        """The items a walk from ``start`` meets, nearest first (ties in :meth:`items` order).
+
+        Each page is walked many times, so both orders are sorted once (stably, which keeps
+        any filtered walk in the order a sort of its own items would give).
+        """
+        ordered = self._ordered.get(down)
+        if ordered is None:
+            edge, sign = (1, 1.0) if down else (3, -1.0)
+            items = sorted(self.items(), key=lambda item: sign * item[0][edge])
+            ordered = self._ordered[down] = ([sign * box[edge] for box, _ in items], items)
+        keys, items = ordered
+        return items[bisect.bisect_left(keys, start - 2 if down else -(start + 2)) :]
 
     def protected(self) -> set[int]:
         """Fragments inside booktabs-ruled spans or large graphics: cell and figure text."""
@@ -616,29 +636,27 @@ def _walk(
     :func:`_closes`), whatever follows that rule closely.
     """
     scan = page.scan
-    items: list[tuple[BBox, Key]] = []
-    crossing: set[Key] = set()  # items reaching well across the band's edge: walls
-    for box, key in page.items():
-        inside = min(box[2], band[1]) - max(box[0], band[0])
-        width = max(box[2] - box[0], 0.1)
-        if inside >= 0.8 * width:
-            items.append((box, key))
-        elif inside >= 0.2 * width and width > 30:
-            items.append((box, key))
-            crossing.add(key)
-    if down:
-        ahead = sorted((i for i in items if i[0][1] >= start - 2), key=lambda i: i[0][1])
-    else:
-        ahead = sorted((i for i in items if i[0][3] <= start + 2), key=lambda i: -i[0][3])
+    next_gap = _NEXT_GAP * page.style.size
     frontier = start
     taken: list[tuple[BBox, Key]] = []
     text = False  # whether a fragment was taken
     reach = (math.inf, -math.inf)  # the horizontal extent of what was taken
-    for box, key in ahead:
+    band0, band1 = band
+    # Most items lie outside the band: plain comparisons, not min()/max() calls, in here.
+    for box, key in page.ahead(start, down):
+        x0, x1 = box[0], box[2]
+        inside = (x1 if x1 <= band1 else band1) - (x0 if x0 >= band0 else band0)
+        width = x1 - x0 if x1 - x0 >= 0.1 else 0.1
+        if inside >= 0.8 * width:
+            crossing = False
+        elif inside >= 0.2 * width and width > 30:
+            crossing = True  # reaching well across the band's edge: a wall
+        else:
+            continue
         gap = box[1] - frontier if down else frontier - box[3]
-        if gap > (_NEXT_GAP * page.style.size if taken else first_gap):
+        if gap > (next_gap if taken else first_gap):
             break
-        if key in crossing or _stops(page, key):
+        if crossing or _stops(page, key):
             break
         taken.append((box, key))
         frontier = max(frontier, box[3]) if down else min(frontier, box[1])

@@ -81,6 +81,7 @@ _SCRIPT_SIZE_RATIO = 0.85
 _SCRIPT_SHIFT = 0.12
 # Spans further apart than this (in font sizes) start a new fragment.
 _FRAGMENT_GAP = 1.0
+_INF = float("inf")
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,9 +184,14 @@ class PageScan:
             self._images = [box for box in images if _area(box) <= limit]
         return self._images
 
+    def margins(self) -> tuple[float, float]:
+        """Where the running header zone ends and the footer zone starts (y)."""
+        return 0.06 * self.height, 0.93 * self.height
+
     def in_margin(self, box: BBox) -> bool:
         """Whether ``box`` lies in the running header or footer zone."""
-        return box[3] < 0.06 * self.height or box[1] > 0.93 * self.height
+        top, bottom = self.margins()
+        return box[3] < top or box[1] > bottom
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,11 +304,14 @@ def has_candidates(page_dict: dict[str, Any]) -> bool:
     for block in page_dict.get("blocks", []):
         for line in block.get("lines", ()):
             spans = [s["text"] for s in line.get("spans", ()) if s["text"].strip()]
+            if not spans:
+                continue
             # A label or number may be cut into spans by font changes ("(", "1", ")").
-            if spans and (
-                "".join(spans[:2]).lstrip().startswith(_LABEL_STARTS)
-                or _NUMBER_TAIL.search("".join(spans[-3:]))
-            ):
+            if "".join(spans[:2]).lstrip().startswith(_LABEL_STARTS):
+                return True
+            tail = "".join(spans[-3:])
+            # Only a line ending in ")" can end in a number; the search costs more.
+            if tail.rstrip().endswith(")") and _NUMBER_TAIL.search(tail):
                 return True
     return False
 
@@ -331,12 +340,21 @@ def math_chars(text: str) -> int:
     return len(_MATH_CHAR.findall(text))
 
 
+@functools.lru_cache(maxsize=4096)
 def word_count(text: str) -> int:
-    """Tokens that are words of two or more letters (punctuation around them allowed)."""
-    return sum(1 for token in text.split() if _WORD.fullmatch(token))
+    """Tokens that are words of two or more letters (punctuation around them allowed).
+
+    Cached: the prose, heading and equation tests ask several times about each line.
+    """
+    return sum(1 for _ in filter(_WORD.fullmatch, text.split()))
 
 
 def clean_text(text: str) -> str:
+    """``text`` with ligatures expanded and junk characters dropped."""
+    # Most spans are plain ASCII: no ligatures to expand (``translate`` with a dict costs
+    # a lookup per character), and junk only if a control character is there.
+    if text.isascii():
+        return text if text.isprintable() else _JUNK.sub("", text)
     return _JUNK.sub("", text.translate(_LIGATURES))
 
 
@@ -372,18 +390,21 @@ def rows(lines: list[ScanLine]) -> list[list[ScanLine]]:
 
 def _fragments(spans: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """Split a line's spans where a gap wider than a font size separates visible text."""
+    if len(spans) == 1:  # most lines
+        return [spans] if spans[0]["text"].strip() else []
     groups: list[list[dict[str, Any]]] = []
-    last_x1: float | None = None
+    last_x1 = 0.0
     for span in spans:
-        if not span.get("text", "").strip():
+        if not span["text"].strip():
             if groups:
                 groups[-1].append(span)
             continue
-        x0, size = span["bbox"][0], span.get("size", 10.0)
-        if not groups or last_x1 is None or x0 - last_x1 > _FRAGMENT_GAP * size:
-            groups.append([])
-        groups[-1].append(span)
-        last_x1 = span["bbox"][2]
+        bbox = span["bbox"]
+        if not groups or bbox[0] - last_x1 > _FRAGMENT_GAP * span["size"]:
+            groups.append([span])
+        else:
+            groups[-1].append(span)
+        last_x1 = bbox[2]
     return groups
 
 
@@ -394,21 +415,33 @@ def _make_line(
     previous: ScanLine | None,
     vertical: bool = False,
 ) -> ScanLine | None:
+    if len(spans) == 1 and spans[0]["size"] > 0:
+        return _make_single_line(index, block, spans[0], previous, vertical)
+    # Hot path (every line of every page with candidates): one pass for the weights and
+    # one for the text, with dict lookups kept to one per field.
     weights: dict[tuple[float, str, int], int] = {}
+    baselines: dict[float, float] = {}  # the first visible span's baseline per size
     for span in spans:
         length = len(span["text"].strip())
         if length:
-            key = (span["size"], span["font"], span["flags"] & _BOLD_FLAG)
+            span_size = span["size"]
+            key = (span_size, span["font"], span["flags"] & _BOLD_FLAG)
             weights[key] = weights.get(key, 0) + length
+            if span_size not in baselines:
+                baselines[span_size] = span["origin"][1]
     if not weights:
         return None
     size, font, bold_flag = max(weights, key=weights.__getitem__)
-    baseline = next(s["origin"][1] for s in spans if s["size"] == size and s["text"].strip())
+    baseline = baselines[size]
+    script_limit = _SCRIPT_SIZE_RATIO * size
+    join_gap = 0.15 * size
     parts: list[str] = []
     pieces: list[tuple[float, float, str]] = []
     visible: list[dict[str, Any]] = []
     math = 0
     spaced = False
+    x_min = y_min = _INF
+    x_max = y_max = -_INF
     for span in spans:
         text = clean_text(span["text"])
         stripped = text.strip()
@@ -418,14 +451,18 @@ def _make_line(
             continue
         visible.append(span)
         math += len(stripped) if is_math_font(span["font"]) else math_chars(text)
-        part = (
-            text
-            if span["size"] > _SCRIPT_SIZE_RATIO * size
-            else _script(text, span, size, baseline)
-        )
+        part = text if span["size"] > script_limit else _script(text, span, size, baseline)
         parts.append(part)
-        x0, x1 = span["bbox"][0], span["bbox"][2]
-        if pieces and not spaced and not text[0].isspace() and x0 - pieces[-1][1] < 0.15 * size:
+        x0, y0, x1, y1 = span["bbox"]
+        if x0 < x_min:
+            x_min = x0
+        if y0 < y_min:
+            y_min = y0
+        if x1 > x_max:
+            x_max = x1
+        if y1 > y_max:
+            y_max = y1
+        if pieces and not spaced and not text[0].isspace() and x0 - pieces[-1][1] < join_gap:
             pieces[-1] = (pieces[-1][0], x1, pieces[-1][2] + part)
         else:
             pieces.append((x0, x1, part.strip()))
@@ -433,28 +470,19 @@ def _make_line(
     text = " ".join("".join(parts).split())
     if not visible or not text:
         return None
-    bbox = (
-        min(s["bbox"][0] for s in visible),
-        min(s["bbox"][1] for s in visible),
-        max(s["bbox"][2] for s in visible),
-        max(s["bbox"][3] for s in visible),
-    )
     # The style a line ends in, ignoring footnote marks and math, is what its next line
     # continues in.
-    tail = next(
-        (
-            s
-            for s in reversed(visible)
-            if s["size"] >= _SCRIPT_SIZE_RATIO * size and not is_math_font(s["font"])
-        ),
-        visible[-1],
-    )
+    tail = visible[-1]
+    for span in reversed(visible):
+        if span["size"] >= script_limit and not is_math_font(span["font"]):
+            tail = span
+            break
     bold = bool(bold_flag)
     return ScanLine(
         index=index,
         block=block,
         first_in_block=previous is None or previous.block != block,
-        bbox=bbox,
+        bbox=(x_min, y_min, x_max, y_max),
         text=text,
         size=size,
         font=font,
@@ -468,7 +496,42 @@ def _make_line(
         or abs(previous.size - size) >= 0.5
         or previous.font != font
         or previous.bold != bold,
-        pieces=tuple((x0, x1, " ".join(t.split())) for x0, x1, t in pieces),
+        pieces=tuple([(x0, x1, " ".join(t.split())) for x0, x1, t in pieces]),
+        vertical=vertical,
+    )
+
+
+def _make_single_line(
+    index: int, block: int, span: dict[str, Any], previous: ScanLine | None, vertical: bool
+) -> ScanLine | None:
+    """:func:`_make_line` for a fragment of one span (most are): the span sets the style
+    and cannot be a script of itself."""
+    text = clean_text(span["text"])
+    stripped = text.strip()
+    if not stripped:
+        return None
+    size, font = span["size"], span["font"]
+    bold = bool(span["flags"] & _BOLD_FLAG)
+    x0, y0, x1, y1 = span["bbox"]
+    return ScanLine(
+        index=index,
+        block=block,
+        first_in_block=previous is None or previous.block != block,
+        bbox=(x0, y0, x1, y1),
+        text=" ".join(text.split()),
+        size=size,
+        font=font,
+        bold=bold,
+        label_bold=bold,
+        tail_font=font,
+        tail_bold=bold,
+        math=len(stripped) if is_math_font(font) else math_chars(text),
+        style_break=previous is None
+        or previous.block != block
+        or abs(previous.size - size) >= 0.5
+        or previous.font != font
+        or previous.bold != bold,
+        pieces=((x0, x1, " ".join(stripped.split())),),
         vertical=vertical,
     )
 

@@ -103,6 +103,7 @@ _NARRATIVE_CITE = re.compile(
     rf"(?P<names>{_SURNAME}(?:\s+(?:et\s+al\.?|(?:and|&)\s+{_SURNAME}))?)"
     rf"(?:'s|’s)?\s*\((?P<years>{_YEARS})\)"
 )
+_CITED_YEAR = re.compile(r"(?:19|20)\d{2}")
 _PAREN_GROUP = re.compile(r"\(([^()]*?\b(?:19|20)\d{2}[a-z]?\b[^()]*)\)")
 _PAREN_PIECE = re.compile(
     rf"(?P<names>{_SURNAME}(?:\s+(?:et\s+al\.?|(?:and|&)\s+{_SURNAME}))?)\s*,?\s*(?P<years>{_YEARS})"
@@ -269,7 +270,7 @@ def _parse_entry(raw: str, label: str, page: int, paper_id: str) -> Reference | 
             if text.startswith("[")
             else (_DOTTED_LABEL.sub("", text, count=1))
         )
-    if len(text) < 15 or sum(ch.isalpha() for ch in text) < 10:
+    if len(text) < 15 or sum(map(str.isalpha, text)) < 10:
         return None
     authors, year, rest = _split_authors(text)
     names = _author_names(authors)
@@ -539,6 +540,10 @@ def _author_year_labels(
 ) -> list[str]:
     """Author-year citations in ``sentence``, as the cited entries' labels (or as printed,
     normalised, when no entry matches)."""
+    # Both patterns need a parenthesis and a year; most sentences have neither, and the
+    # full searches try every position.
+    if "(" not in sentence or not _CITED_YEAR.search(sentence):
+        return []
     found: list[tuple[int, str, str]] = []  # (position, names, year)
     for match in _NARRATIVE_CITE.finditer(sentence):
         for year in re.split(r"\s*,\s*", match["years"]):
