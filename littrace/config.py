@@ -363,6 +363,11 @@ class RetrieveSettings(_Section):
     verify: VerifySettings = Field(
         default_factory=VerifySettings, description="Evidence verification."
     )
+    target_aware: bool = Field(
+        default=True,
+        description="TRACE §3.1 selection: cover each answer-target group with its own best "
+        "paper before filling by fused relevance; false gives plain A/B fusion order.",
+    )
 
 
 # --------------------------------------------------------------------------- relate

@@ -31,9 +31,11 @@ from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
 import torch
+from numpy.typing import NDArray
 from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerBase
 
 from littrace.config import RerankSettings
+from littrace.index.dense import StoredVectors
 from littrace.index.encoders import Encoder, resolve_model_path
 
 __all__ = [
@@ -67,8 +69,10 @@ _DTYPES: dict[str, torch.dtype] = {
 class Reranker(Protocol):
     """Scores texts against a query; higher is more relevant."""
 
-    def score(self, query: str, texts: Sequence[str]) -> list[float]:
-        """One score per text, in the order of ``texts``."""
+    def score(
+        self, query: str, texts: Sequence[str], ids: Sequence[str] | None = None
+    ) -> list[float]:
+        """One score per text, in the order of ``texts`` (``ids`` name the chunks, if known)."""
         ...
 
 
@@ -113,7 +117,9 @@ class Qwen3Reranker:
             raise ValueError(f"reranker tokenizer has no single token {token!r}")
         return token_id
 
-    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+    def score(
+        self, query: str, texts: Sequence[str], ids: Sequence[str] | None = None
+    ) -> list[float]:
         scores: list[float] = []
         size = self.settings.batch_size
         with torch.inference_mode():
@@ -138,30 +144,49 @@ class Qwen3Reranker:
 
 
 class EmbeddingReranker:
-    """Cosine similarity of query and document vectors from ``encoder``."""
+    """Cosine similarity of query and document vectors from ``encoder``.
 
-    def __init__(self, encoder: Encoder) -> None:
+    With ``stored`` (the dense index's chunk vectors, from the same encoder) a chunk whose id
+    is stored is not encoded again: its vector is looked up.
+    """
+
+    def __init__(self, encoder: Encoder, stored: StoredVectors | None = None) -> None:
         self.encoder = encoder
+        self.stored = stored
+        self._rows = {chunk_id: row for row, chunk_id in enumerate(stored.ids)} if stored else {}
 
-    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+    def score(
+        self, query: str, texts: Sequence[str], ids: Sequence[str] | None = None
+    ) -> list[float]:
         if not texts:
             return []
         query_vector = self.encoder.encode_queries([query])[0]
-        documents = self.encoder.encode_documents(texts)
+        documents = self._documents(texts, ids)
         norms = np.linalg.norm(documents, axis=1) * np.linalg.norm(query_vector)
         norms[norms == 0] = 1.0
         return [float(value) for value in (documents @ query_vector) / norms]
+
+    def _documents(self, texts: Sequence[str], ids: Sequence[str] | None) -> NDArray[np.float32]:
+        rows = [self._rows.get(chunk_id) for chunk_id in ids] if ids is not None else []
+        if self.stored is None or not rows or any(row is None for row in rows):
+            return self.encoder.encode_documents(texts)
+        return np.asarray(self.stored.vectors[[row for row in rows if row is not None]])
 
 
 class NoReranker:
     """Scores that keep the given (retrieval) order: ``1/1, 1/2, 1/3, ...``."""
 
-    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+    def score(
+        self, query: str, texts: Sequence[str], ids: Sequence[str] | None = None
+    ) -> list[float]:
         return [1.0 / position for position in range(1, len(texts) + 1)]
 
 
-def load_reranker(settings: RerankSettings, encoder: Encoder | None = None) -> Reranker:
-    """The reranker ``settings.backend`` names; ``embedding`` needs ``encoder``."""
+def load_reranker(
+    settings: RerankSettings, encoder: Encoder | None = None, stored: StoredVectors | None = None
+) -> Reranker:
+    """The reranker ``settings.backend`` names; ``embedding`` needs ``encoder`` (and reuses
+    ``stored`` chunk vectors of that encoder when given)."""
     if settings.backend == "qwen3":
         if settings.model is None:
             raise ValueError("retrieve.rerank.model must name a local Qwen3-Reranker directory")
@@ -169,7 +194,7 @@ def load_reranker(settings: RerankSettings, encoder: Encoder | None = None) -> R
     if settings.backend == "embedding":
         if encoder is None:
             raise ValueError("retrieve.rerank.backend 'embedding' needs an encoder")
-        return EmbeddingReranker(encoder)
+        return EmbeddingReranker(encoder, stored)
     return NoReranker()
 
 
@@ -205,7 +230,9 @@ def rerank_chunks(
     better retrieval rank.
     """
     candidates = list(ranked_chunks[: settings.max_chunks])
-    raw = reranker.score(query, [text for _, text in candidates])
+    raw = reranker.score(
+        query, [text for _, text in candidates], [chunk_id for chunk_id, _ in candidates]
+    )
     if len(raw) != len(candidates):
         raise ValueError(f"reranker returned {len(raw)} scores for {len(candidates)} texts")
     by_score = sorted(range(len(candidates)), key=lambda i: (-raw[i], i))

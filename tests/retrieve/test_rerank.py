@@ -23,6 +23,7 @@ from transformers import (
 )
 
 from littrace.config import RerankSettings
+from littrace.index.dense import StoredVectors
 from littrace.retrieve.rerank import (
     QWEN3_PREFIX,
     QWEN3_SUFFIX,
@@ -44,7 +45,9 @@ class TableReranker:
         self.default = default
         self.calls: list[list[str]] = []
 
-    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+    def score(
+        self, query: str, texts: Sequence[str], ids: Sequence[str] | None = None
+    ) -> list[float]:
         self.calls.append(list(texts))
         return [self.scores.get(text, self.default) for text in texts]
 
@@ -252,3 +255,30 @@ def test_qwen3_reranker_is_p_yes_of_the_model_card_prompt(tiny_reranker_dir: Pat
     expected = float(torch.sigmoid(yes - no))  # softmax over [no, yes], yes column
 
     assert reranker.score("graph", [TEXTS[1]])[0] == pytest.approx(expected, abs=1e-5)
+
+
+def test_embedding_reranker_reuses_stored_chunk_vectors(tmp_path: Path) -> None:
+    class CountingEncoder:
+        name = "counting"
+        dimension = 2
+
+        def __init__(self) -> None:
+            self.documents = 0
+
+        def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+            return np.array([[1.0, 0.0]] * len(texts), dtype=np.float32)
+
+        def encode_documents(self, texts: Sequence[str]) -> np.ndarray:
+            self.documents += len(texts)
+            return np.array([[0.0, 1.0]] * len(texts), dtype=np.float32)
+
+    encoder = CountingEncoder()
+    stored = StoredVectors(
+        ("p#0", "p#1"), np.array([[1.0, 0.0], [0.0, 1.0]], np.float32), "counting"
+    )
+    reranker = EmbeddingReranker(encoder, stored)
+    assert reranker.score("q", ["a", "b"], ["p#1", "p#0"]) == [0.0, 1.0]
+    assert encoder.documents == 0
+    # An id the index does not hold: every text is encoded.
+    assert reranker.score("q", ["a", "b"], ["p#0", "x#9"]) == [0.0, 0.0]
+    assert encoder.documents == 2

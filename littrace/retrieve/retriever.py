@@ -1,0 +1,276 @@
+"""The Lit3R retriever for one question: plan, up to three rounds of question-anchored
+retrieval, Ranking A, paper-to-paper expansion (Ranking B), A/B fusion and TRACE's
+target-aware selection, with everything recorded in a trace.
+
+Per round (Lit3R §2.1.2): decompose → for every subquery: hybrid search with PRF → chunk
+reranking → the shared pool; then evidence verification on the pool's top papers. Retrieval
+stops when the evidence is sufficient, when decomposition returns no new subquery, or after
+``retrieve.max_rounds``. Ranking A is the pool's papers by their best chunk; the seeds of
+Ranking B (§2.1.3) are Ranking A's top ``relate.seed_top_a`` papers and the verified papers.
+
+Example:
+    >>> resources = RetrievalResources.open(indexes, corpus, settings)  # doctest: +SKIP
+    >>> result = retrieve(question, resources, settings)  # doctest: +SKIP
+    >>> result.candidates[:3], result.trace["rounds"][0]["subqueries"]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from littrace.artifacts import Artifact
+from littrace.config import Settings
+from littrace.corpus.model import Chunk, PaperRecord, table_to_records
+from littrace.index.bm25 import Bm25Searcher
+from littrace.index.citations import CouplingGraph
+from littrace.index.dense import load_vectors
+from littrace.index.encoders import load_encoder
+from littrace.index.papers import PaperVectors
+from littrace.index.stage import BM25_DIR, HNSW_DIR, VECTORS_DIR, IndexArtifacts
+from littrace.llm.client import CallRecord, LlmClient
+from littrace.llm.schemas import Plan
+from littrace.relate.expand import ab_fusion, build_signals, expand
+from littrace.retrieve.decompose import decompose
+from littrace.retrieve.hybrid import HybridSearcher
+from littrace.retrieve.plan import name_pattern, plan_question
+from littrace.retrieve.pool import SharedPool
+from littrace.retrieve.rerank import Reranker, load_reranker, rerank_chunks
+from littrace.retrieve.verify import Lookup, verify
+from littrace.schema import Question
+
+
+@dataclass
+class RetrievalResources:
+    """Everything one process needs to retrieve: open indexes, models and corpus metadata."""
+
+    hybrid: HybridSearcher
+    paper_vectors: PaperVectors
+    coupling: CouplingGraph
+    reranker: Reranker
+    papers: dict[str, PaperRecord]
+    chunks: dict[str, Chunk]
+    client: LlmClient | None
+
+    @classmethod
+    def open(
+        cls, indexes: IndexArtifacts, corpus: Artifact, settings: Settings
+    ) -> RetrievalResources:
+        """Open the index artifacts built from ``corpus`` and load its paper and chunk tables."""
+        encoder = load_encoder(settings.index.encoder)
+        chunks = {c.chunk_id: c for c in table_to_records(corpus.table("chunks"), Chunk)}
+        hybrid = HybridSearcher.from_dirs(
+            indexes.path("bm25-chunks") / BM25_DIR,
+            indexes.path("bm25-papers") / BM25_DIR,
+            indexes.path("hnsw") / HNSW_DIR,
+            encoder,
+            settings,
+            paper_of=lambda chunk_id: chunks[chunk_id].paper_id,
+        )
+        return cls(
+            hybrid=hybrid,
+            paper_vectors=PaperVectors.load(indexes.path("paper-vectors") / VECTORS_DIR),
+            coupling=CouplingGraph.from_table(
+                indexes.artifacts["citation-graph"].table("coupling")
+            ),
+            reranker=load_reranker(
+                settings.retrieve.rerank,
+                encoder,
+                load_vectors(indexes.path("vectors") / VECTORS_DIR),
+            ),
+            papers={p.paper_id: p for p in table_to_records(corpus.table("papers"), PaperRecord)},
+            chunks=chunks,
+            client=LlmClient.from_settings(settings) if settings.llm.backend != "none" else None,
+        )
+
+    @property
+    def paper_bm25(self) -> Bm25Searcher:
+        return self.hybrid.paper_bm25
+
+    def paper_text(self, paper_id: str) -> str:
+        """A paper's title and abstract: the text PRF appends (Lit3R §2.1.2)."""
+        paper = self.papers.get(paper_id)
+        return f"{paper.title}\n{paper.abstract}" if paper else ""
+
+    def chunk_text(self, chunk_id: str) -> str | None:
+        chunk = self.chunks.get(chunk_id)
+        return chunk.text if chunk else None
+
+    def lookup(self) -> Lookup:
+        return Lookup(paper=self.papers.get, chunk=self.chunks.get)
+
+
+@dataclass
+class RetrievalResult:
+    """The final candidate papers, best first, and the full trace of how they were found."""
+
+    query_id: str
+    plan: Plan
+    candidates: list[str]
+    ranking_a: list[str]
+    ranking_b: list[str]
+    verified: list[str]
+    pool: SharedPool
+    trace: dict[str, Any]
+
+
+def _record(record: CallRecord | None) -> dict[str, Any] | None:
+    return record.model_dump() if record is not None else None
+
+
+def _step(backend: str, record: CallRecord | None, fallback_reason: str | None) -> dict[str, Any]:
+    return {"backend": backend, "fallback_reason": fallback_reason, "llm": _record(record)}
+
+
+def retrieve(
+    question: Question, resources: RetrievalResources, settings: Settings
+) -> RetrievalResult:
+    """Run the whole retriever for one question (see the module docstring for the steps)."""
+    started = time.perf_counter()
+    config = settings.retrieve
+    planned = plan_question(question, config.planner, resources.client)
+    plan = planned.plan
+    trace: dict[str, Any] = {
+        "query_id": question.query_id,
+        "plan": {
+            "value": plan.model_dump(),
+            **_step(planned.backend, planned.record, planned.fallback_reason),
+        },
+        "rounds": [],
+    }
+    pool = SharedPool(paper_of=lambda chunk_id: resources.chunks[chunk_id].paper_id)
+    issued: list[str] = []
+    verified: list[str] = []
+    missing = ""
+    stop_reason = "max_rounds"
+    for round_index in range(config.max_rounds):
+        round_started = time.perf_counter()
+        decomposed = decompose(
+            question, plan, round_index, issued, missing, config.decompose, resources.client
+        )
+        round_trace: dict[str, Any] = {
+            "round": round_index + 1,
+            "subqueries": decomposed.subqueries,
+            "decompose": _step(decomposed.backend, decomposed.record, decomposed.fallback_reason),
+            "searches": [],
+        }
+        trace["rounds"].append(round_trace)
+        if not decomposed.subqueries:
+            stop_reason = "no_new_subquery"
+            break
+        issued.extend(decomposed.subqueries)
+        for subquery in decomposed.subqueries:
+            round_trace["searches"].append(_search(subquery, resources, settings, pool))
+        verdict = verify(question, plan, pool, config.verify, resources.client, resources.lookup())
+        verification = verdict.verification
+        verified.extend(p for p in verification.evidence_papers if p not in verified)
+        round_trace["verify"] = {
+            "value": verification.model_dump(),
+            **_step(verdict.backend, verdict.record, verdict.fallback_reason),
+        }
+        round_trace["seconds"] = round(time.perf_counter() - round_started, 3)
+        if verification.sufficient:
+            stop_reason = "sufficient"
+            break
+        missing = verification.missing
+
+    ranking_a = [paper for paper, _ in pool.paper_ranking()]
+    ranking_b: list[str] = []
+    relate = settings.relate
+    if relate.enabled and ranking_a:
+        seeds = ranking_a[: relate.seed_top_a]
+        if relate.seed_verified:
+            seeds += [paper for paper in verified if paper not in seeds]
+        signals = build_signals(
+            relate, resources.paper_vectors, resources.coupling, resources.paper_bm25
+        )
+        expanded = expand(seeds, signals, relate)
+        ranking_b = expanded.papers
+        trace["relate"] = {"seeds": seeds, "merged": expanded.merged, "ranking_b": ranking_b}
+    fused = ab_fusion(ranking_a, ranking_b, relate.fusion)
+    candidates = select_candidates([paper.paper_id for paper in fused], plan, resources, settings)
+    trace.update(
+        stop_reason=stop_reason,
+        ranking_a=ranking_a,
+        fused=[
+            {"paper_id": p.paper_id, "score": p.score, "rank_a": p.rank_a, "rank_b": p.rank_b}
+            for p in fused
+        ],
+        candidates=candidates,
+        seconds=round(time.perf_counter() - started, 3),
+    )
+    return RetrievalResult(
+        question.query_id, plan, candidates, ranking_a, ranking_b, verified, pool, trace
+    )
+
+
+def _search(
+    subquery: str, resources: RetrievalResources, settings: Settings, pool: SharedPool
+) -> dict[str, Any]:
+    """One subquery: hybrid search with PRF, reranking of the fused chunks, into the pool."""
+    found = resources.hybrid.search_with_prf(subquery, resources.paper_text)
+    ranked = [(chunk_id, resources.chunk_text(chunk_id) or "") for chunk_id in found.chunks]
+    reranked = rerank_chunks(subquery, ranked, resources.reranker, settings.retrieve.rerank)
+    pool.add(reranked, resources.chunk_text)
+    return {
+        "subquery": subquery,
+        "prf_query": found.prf_query,
+        "index_papers": {
+            name: [paper for paper, _ in ranking[:10]]
+            for name, ranking in found.original.paper_rankings.items()
+        },
+        "fused_papers": [paper for paper, _ in found.papers[:20]],
+        "reranked": [
+            {
+                "chunk_id": c.chunk_id,
+                "score": c.score,
+                "retrieval_rank": c.retrieval_rank,
+                "rerank_rank": c.rerank_rank,
+                "pinned": c.pinned,
+            }
+            for c in reranked
+        ],
+    }
+
+
+def select_candidates(
+    fused: list[str], plan: Plan, resources: RetrievalResources, settings: Settings
+) -> list[str]:
+    """TRACE §3.1 selection: venue/year constraints first, then cover every answer-target
+    group with its own best paper (group-local rank 1, 2, ...) before filling by relevance."""
+    ranked = fused
+    venue, year = plan.venue, plan.year
+    if settings.retrieve.planner.apply_constraints and venue and year:
+
+        def matches(paper_id: str) -> bool:
+            paper = resources.papers.get(paper_id)
+            return bool(paper and paper.year == year and venue.lower() in paper.venue.lower())
+
+        # Papers meeting the constraints come first; the rest stay, in order, as a fallback
+        # for metadata that spells the venue differently.
+        ranked = [p for p in fused if matches(p)] + [p for p in fused if not matches(p)]
+    top_n = settings.relate.fusion.top_n
+    if not settings.retrieve.target_aware:
+        return ranked[:top_n]
+    groups = [g for g in plan.target_groups if g.role == "answer_target"]
+    if len(groups) < 2:
+        return ranked[:top_n]
+    group_rankings = [
+        [paper for paper in ranked if _mentions(paper, [group.name, *group.anchors], resources)]
+        for group in groups
+    ]
+    selected: list[str] = []
+    for depth in range(max((len(r) for r in group_rankings), default=0)):
+        if len(selected) >= plan.desired_papers:
+            break
+        for ranking in group_rankings:
+            if depth < len(ranking) and ranking[depth] not in selected:
+                selected.append(ranking[depth])
+    return (selected + [paper for paper in ranked if paper not in selected])[:top_n]
+
+
+def _mentions(paper_id: str, names: list[str], resources: RetrievalResources) -> bool:
+    """Whether a paper's title or abstract names any of ``names`` (a group's own ranking)."""
+    text = resources.paper_text(paper_id)
+    return any(name and name_pattern(name).search(text) for name in names)
