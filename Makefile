@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: install test lint typecheck pytest demo bench bench-ingest bench-index clean
+.PHONY: install test lint typecheck pytest demo serve bench bench-ingest bench-index clean
 
 install: $(STAMP)
 
@@ -36,6 +36,11 @@ demo: $(STAMP)
 		--pred ../shared/data/littraceqa/sample_submission.jsonl
 	$(BIN)/littrace evaluate --gold ../shared/data/littraceqa/validation.jsonl \
 		--pred ../shared/data/littraceqa/sample_submission.jsonl
+
+# The Prefect server on 127.0.0.1 (unless PREFECT_API_URL names one) and the deployments.
+PORT ?= 4200
+serve: $(STAMP)
+	$(BIN)/littrace serve --port $(PORT)
 
 # Benchmarks print ratios against a baseline measured in the same run (see bench/*.py).
 bench: bench-ingest bench-index

@@ -159,6 +159,27 @@ def index(ctx: typer.Context) -> None:
         _print_summary("index", result.summary())
 
 
+@app.command()
+def serve(
+    ctx: typer.Context,
+    host: Annotated[
+        str, typer.Option("--host", help="Address the Prefect server listens on.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port of the Prefect UI and API.")] = 4200,
+) -> None:
+    """Serve the Prefect deployments; starts a Prefect server on HOST:PORT unless
+    PREFECT_API_URL names one. Stop with Ctrl-C."""
+    options: GlobalOptions = ctx.obj
+    with user_errors():
+        settings = options.settings()
+        # Imported here: the library stays free of Prefect (flows -> tasks -> littrace).
+        from flows.serve import serve_deployments
+
+        serve_deployments(
+            settings, profile=options.profile, config_file=options.config, host=host, port=port
+        )
+
+
 def _progress() -> Progress:
     return Progress(
         TextColumn("{task.description}"),

@@ -641,6 +641,17 @@ class RuntimeSettings(_Section):
     record_timeout_s: float = Field(
         default=600.0, gt=0, description="Deadline per question (TRACE §4 per-record deadlines)."
     )
+    index_rebuild_cron: str = Field(
+        default="0 3 * * *",
+        description="Engineering: cron (UTC) of the index/rebuild deployment `littrace serve` "
+        "schedules.",
+    )
+    pool: Path | None = Field(
+        default=None,
+        description="Engineering: pool JSONL that ingest/default and index/rebuild ingest; null: "
+        "index/rebuild indexes the latest corpus.",
+    )
+    pdfs: Path | None = Field(default=None, description="Engineering: PDF folder of runtime.pool.")
     fail_closed: bool = Field(
         default=True,
         description="Write outputs only after preflight, closure and validation checks pass "

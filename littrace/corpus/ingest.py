@@ -21,7 +21,7 @@ import json
 import multiprocessing
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -64,8 +64,10 @@ from littrace.corpus.model import (
 from littrace.corpus.pool import Pool, load_pool
 from littrace.schema import PoolPaper
 
-CONVERT_VERSION = "1"
-CORPUS_VERSION = "1"
+# Bump when conversion or chunking code changes what it produces, so cached artifacts of
+# the old code are not reused.
+CONVERT_VERSION = "2"
+CORPUS_VERSION = "2"
 CACHE_DIR = "cache"
 DOCUMENT_FILE = "document.json"
 FAILURE_FILE = "failure.json"
@@ -284,6 +286,25 @@ def _per_paper(
     return pa.concat_tables(tables)
 
 
+def corpus_artifact_key(
+    plan: IngestPlan, failures: Sequence[Failure], settings: Settings
+) -> ArtifactKey:
+    """The key of the corpus artifact :func:`assemble_corpus` builds: the pool file, every
+    paper's cache key and whether it failed in this run, and the chunk settings."""
+    failed_now = {failure.paper_id for failure in failures}
+    papers_digest = hashlib.sha256(
+        json.dumps(
+            sorted((j.paper_id, j.key.hash, j.paper_id in failed_now) for j in plan.jobs)
+        ).encode()
+    ).hexdigest()
+    return ArtifactStore(settings.runtime.artifact_root, catalog=False).key(
+        "corpus",
+        code_version=CORPUS_VERSION,
+        inputs={"pool": sha256_file(plan.pool_path), "papers": papers_digest},
+        config=settings.digest("corpus.chunk"),
+    )
+
+
 def assemble_corpus(
     plan: IngestPlan,
     settings: Settings,
@@ -295,8 +316,8 @@ def assemble_corpus(
     time-outs and crashes, whose papers are metadata-only until a later run converts them."""
     root = Path(settings.runtime.artifact_root)
     cache = ArtifactStore(plan.cache_root, catalog=False)
+    corpus_key = corpus_artifact_key(plan, failures, settings)
     failures = _pool_failures(plan.pool) + failures
-    failed_now = {failure.paper_id for failure in failures}
     documents: dict[str, Document] = {}
     for job in plan.jobs:
         artifact = cache.get(job.key)
@@ -308,18 +329,7 @@ def assemble_corpus(
         else:
             documents[job.paper_id] = loaded
 
-    papers_digest = hashlib.sha256(
-        json.dumps(
-            sorted((j.paper_id, j.key.hash, j.paper_id in failed_now) for j in plan.jobs)
-        ).encode()
-    ).hexdigest()
     store = ArtifactStore(root)
-    corpus_key = store.key(
-        "corpus",
-        code_version=CORPUS_VERSION,
-        inputs={"pool": sha256_file(plan.pool_path), "papers": papers_digest},
-        config=settings.digest("corpus.chunk"),
-    )
     artifact = store.get_or_build(
         corpus_key, lambda writer: _write_corpus(writer, plan.pool, documents, failures, settings)
     )

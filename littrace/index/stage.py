@@ -7,10 +7,17 @@ the HNSW graph from the stored vectors without encoding, and BM25's k1/b (applie
 searching) change nothing here. Dense and paper vectors are cached per paper under
 ``<artifact_root>/cache/``, so a grown pool encodes only its new papers.
 
+:func:`build_indexes` builds all of them in order; an orchestrator runs one index at a time
+with :func:`build_index` (in the order of :data:`INDEXES`) and can compute each index's key
+up front with :func:`index_key`, since a key depends only on its source's hash and settings.
+
 Example:
     >>> indexes = build_indexes(corpus_artifact, load_settings())  # doctest: +SKIP
-    >>> indexes.summary()["bm25_chunks"]["documents"]  # doctest: +SKIP
-    1532
+    >>> indexes.summary()["bm25-chunks"]["artifact"]  # doctest: +SKIP
+    'e1d1277986aea733'
+    >>> key = index_key("hnsw", indexes.artifacts["vectors"].hash, load_settings())  # doctest: +SKIP
+    >>> build_index("hnsw", indexes.artifacts["vectors"], load_settings()).artifact.hash == key.hash  # doctest: +SKIP
+    True
 """
 
 from __future__ import annotations
@@ -25,7 +32,14 @@ from typing import Any
 
 import pyarrow as pa
 
-from littrace.artifacts import Artifact, ArtifactStore, ArtifactWriter, Catalog, LineageRecord
+from littrace.artifacts import (
+    Artifact,
+    ArtifactKey,
+    ArtifactStore,
+    ArtifactWriter,
+    Catalog,
+    LineageRecord,
+)
 from littrace.config import Settings
 from littrace.corpus.model import Chunk, PaperRecord, Reference, table_to_records
 from littrace.index.bm25 import build_chunk_index, build_paper_index
@@ -97,6 +111,113 @@ def _encoder_digest(settings: Settings, section: str) -> str:
     return settings.digest(*(f"{section}.{name}" for name in ENCODER_FIELDS))
 
 
+class _Sources:
+    """An index's input artifact, with the corpus chunks read at most once per build run."""
+
+    def __init__(self, artifact: Artifact) -> None:
+        self.artifact = artifact
+        self._chunks: list[Chunk] | None = None
+
+    def chunks(self) -> list[Chunk]:
+        if self._chunks is None:
+            self._chunks = table_to_records(self.artifact.table("chunks"), Chunk)
+        return self._chunks
+
+
+# Writes one index into a writer's temp dir: (writer, sources, settings, cache dir, progress).
+_Write = Callable[[ArtifactWriter, _Sources, Settings, Path, ProgressCallback | None], None]
+
+
+@dataclass(frozen=True)
+class _Step:
+    source: str  # stage of the artifact the index is built from
+    config: Callable[[Settings], dict[str, Any] | str]  # the settings the index depends on
+    write: _Write
+
+
+def _paper_section(settings: Settings) -> str:
+    return "index.paper_encoder" if settings.index.paper_encoder else "index.encoder"
+
+
+def _no_config(settings: Settings) -> dict[str, Any]:
+    return {}  # BM25 k1/b are applied when searching
+
+
+def index_source(name: str) -> str:
+    """The stage whose artifact index ``name`` is built from: ``corpus``, or ``vectors`` (HNSW)."""
+    return _STEPS[name].source
+
+
+def index_key(name: str, source_hash: str, settings: Settings) -> ArtifactKey:
+    """The key of index ``name`` built from the artifact ``source_hash`` with ``settings``.
+
+    Known before building, so an orchestrator can look the index up (or use the hash as its
+    own cache key) without touching the corpus.
+    """
+    step = _STEPS[name]
+    store = ArtifactStore(settings.runtime.artifact_root, catalog=False)
+    return store.key(
+        name,
+        code_version=INDEX_VERSION,
+        inputs={step.source: source_hash},
+        config=step.config(settings),
+    )
+
+
+@dataclass(frozen=True)
+class IndexBuild:
+    """One index: its artifact, and the seconds it took if it was built now (else None)."""
+
+    artifact: Artifact
+    built_seconds: float | None
+
+
+def build_index(
+    name: str,
+    source: Artifact,
+    settings: Settings,
+    *,
+    run_id: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> IndexBuild:
+    """Build (or find) the index ``name`` of ``source`` (the corpus; the vectors for HNSW)."""
+    return _build(name, _Sources(source), settings, run_id or _run_id(), progress)
+
+
+def _run_id() -> str:
+    return f"index-{uuid.uuid4().hex[:8]}"
+
+
+def _build(
+    name: str,
+    sources: _Sources,
+    settings: Settings,
+    run_id: str,
+    progress: ProgressCallback | None,
+) -> IndexBuild:
+    step = _STEPS[name]
+    if sources.artifact.stage != step.source:
+        raise ValueError(
+            f"index {name} is built from a {step.source} artifact, not {sources.artifact.stage}"
+        )
+    root = Path(settings.runtime.artifact_root)
+    store = ArtifactStore(root)
+    key = index_key(name, sources.artifact.hash, settings)
+    started = datetime.now(UTC)
+    clock = time.perf_counter()
+    artifact = store.get(key)
+    built: float | None = None
+    if artifact is None:
+        artifact = store.get_or_build(
+            key, lambda w: step.write(w, sources, settings, root / "cache", progress)
+        )
+        built = time.perf_counter() - clock
+    Catalog(root).record_lineage(
+        LineageRecord.for_artifact(run_id, artifact, started, datetime.now(UTC))
+    )
+    return IndexBuild(artifact, built)
+
+
 def build_indexes(
     corpus: Artifact,
     settings: Settings,
@@ -105,96 +226,49 @@ def build_indexes(
     progress: ProgressCallback | None = None,
 ) -> IndexArtifacts:
     """Build (or find) every index of ``corpus``; ``progress(step, done, total)`` reports encoding."""
-    root = Path(settings.runtime.artifact_root)
-    store = ArtifactStore(root)
-    catalog = Catalog(root)
-    run = run_id or f"index-{uuid.uuid4().hex[:8]}"
+    run = run_id or _run_id()
     result = IndexArtifacts({})
-    chunks: list[Chunk] | None = None
-
-    def corpus_chunks() -> list[Chunk]:
-        nonlocal chunks
-        if chunks is None:
-            chunks = table_to_records(corpus.table("chunks"), Chunk)
-        return chunks
-
-    def stage(
-        name: str,
-        inputs: dict[str, str],
-        config: dict[str, Any] | str,
-        build: Callable[[ArtifactWriter], None],
-    ) -> Artifact:
-        key = store.key(name, code_version=INDEX_VERSION, inputs=inputs, config=config)
-        started = datetime.now(UTC)
-        clock = time.perf_counter()
-        artifact = store.get(key)
-        if artifact is None:
-            artifact = store.get_or_build(key, build)
-            result.built_seconds[name] = time.perf_counter() - clock
-        catalog.record_lineage(
-            LineageRecord.for_artifact(run, artifact, started, datetime.now(UTC))
-        )
-        result.artifacts[name] = artifact
-        return artifact
-
-    on_corpus = {"corpus": corpus.hash}
-    stage(
-        "bm25-chunks",
-        on_corpus,
-        {},
-        lambda w: _write_bm25(w, build_chunk_index, corpus_chunks()),
-    )
-    stage(
-        "bm25-papers",
-        on_corpus,
-        {},
-        lambda w: _write_bm25(w, build_paper_index, corpus_chunks()),
-    )
-    cache = root / "cache"
-    vectors = stage(
-        "vectors",
-        on_corpus,
-        _encoder_digest(settings, "index.encoder"),
-        lambda w: _write_vectors(w, corpus_chunks(), settings, cache, progress),
-    )
-    stage(
-        "hnsw",
-        {"vectors": vectors.hash},
-        settings.digest("index.hnsw.space", "index.hnsw.m", "index.hnsw.ef_construction"),
-        lambda w: _write_hnsw(w, vectors, settings),
-    )
-    paper_section = "index.paper_encoder" if settings.index.paper_encoder else "index.encoder"
-    stage(
-        "paper-vectors",
-        on_corpus,
-        _encoder_digest(settings, paper_section),
-        lambda w: _write_paper_vectors(w, corpus, settings, cache, progress),
-    )
-    stage(
-        "citation-graph",
-        on_corpus,
-        settings.digest("index.references"),
-        lambda w: _write_citation_graph(w, corpus, settings),
-    )
+    on_corpus = _Sources(corpus)  # shared, so the chunks are read once for all indexes
+    for name in INDEXES:
+        source = index_source(name)
+        sources = on_corpus if source == "corpus" else _Sources(result.artifacts[source])
+        built = _build(name, sources, settings, run, progress)
+        result.artifacts[name] = built.artifact
+        if built.built_seconds is not None:
+            result.built_seconds[name] = built.built_seconds
     return result
 
 
-def _write_bm25(
-    writer: ArtifactWriter, build: Callable[[list[Chunk], Path], Any], chunks: list[Chunk]
+def _write_bm25_chunks(
+    writer: ArtifactWriter,
+    sources: _Sources,
+    settings: Settings,
+    cache: Path,
+    progress: ProgressCallback | None,
 ) -> None:
-    build(chunks, writer.path / BM25_DIR)
+    build_chunk_index(sources.chunks(), writer.path / BM25_DIR)
+
+
+def _write_bm25_papers(
+    writer: ArtifactWriter,
+    sources: _Sources,
+    settings: Settings,
+    cache: Path,
+    progress: ProgressCallback | None,
+) -> None:
+    build_paper_index(sources.chunks(), writer.path / BM25_DIR)
 
 
 def _write_vectors(
     writer: ArtifactWriter,
-    chunks: list[Chunk],
+    sources: _Sources,
     settings: Settings,
     cache: Path,
     progress: ProgressCallback | None,
 ) -> None:
     encoder = load_encoder(settings.index.encoder)
     encode_chunks(
-        [(chunk.chunk_id, chunk.text) for chunk in chunks],
+        [(chunk.chunk_id, chunk.text) for chunk in sources.chunks()],
         encoder,
         writer.path / VECTORS_DIR,
         cache_dir=cache / "vectors",
@@ -206,35 +280,46 @@ def _write_vectors(
     )
 
 
-def _write_hnsw(writer: ArtifactWriter, vectors: Artifact, settings: Settings) -> None:
-    stored = load_vectors(vectors.path / VECTORS_DIR)
+def _write_hnsw(
+    writer: ArtifactWriter,
+    sources: _Sources,
+    settings: Settings,
+    cache: Path,
+    progress: ProgressCallback | None,
+) -> None:
+    stored = load_vectors(sources.artifact.path / VECTORS_DIR)
     build_hnsw(stored.vectors, stored.ids, writer.path / HNSW_DIR, settings.index.hnsw)
 
 
 def _write_paper_vectors(
     writer: ArtifactWriter,
-    corpus: Artifact,
+    sources: _Sources,
     settings: Settings,
     cache: Path,
     progress: ProgressCallback | None,
 ) -> None:
-    papers = table_to_records(corpus.table("papers"), PaperRecord)
-    section = "index.paper_encoder" if settings.index.paper_encoder else "index.encoder"
+    papers = table_to_records(sources.artifact.table("papers"), PaperRecord)
     encode_papers(
         papers,
         load_paper_encoder(settings.index),
         writer.path / VECTORS_DIR,
         cache_dir=cache / "paper-vectors",
-        encoder_key=_encoder_digest(settings, section),
+        encoder_key=_encoder_digest(settings, _paper_section(settings)),
         progress=(lambda done, total: progress("encoding papers", done, total))
         if progress
         else None,
     )
 
 
-def _write_citation_graph(writer: ArtifactWriter, corpus: Artifact, settings: Settings) -> None:
-    references = table_to_records(corpus.table("references"), Reference)
-    papers = table_to_records(corpus.table("papers"), PaperRecord)
+def _write_citation_graph(
+    writer: ArtifactWriter,
+    sources: _Sources,
+    settings: Settings,
+    cache: Path,
+    progress: ProgressCallback | None,
+) -> None:
+    references = table_to_records(sources.artifact.table("references"), Reference)
+    papers = table_to_records(sources.artifact.table("papers"), PaperRecord)
     resolved = resolve_references(
         references, papers, min_similarity=settings.index.references.min_title_similarity
     )
@@ -252,3 +337,27 @@ def _write_citation_graph(writer: ArtifactWriter, corpus: Artifact, settings: Se
         schema=REFERENCE_LINKS_SCHEMA,
     )
     writer.write_table("coupling", CouplingGraph.build(references, resolved).to_table())
+
+
+def _hnsw_config(settings: Settings) -> str:
+    return settings.digest("index.hnsw.space", "index.hnsw.m", "index.hnsw.ef_construction")
+
+
+_STEPS: dict[str, _Step] = {
+    "bm25-chunks": _Step("corpus", _no_config, _write_bm25_chunks),
+    "bm25-papers": _Step("corpus", _no_config, _write_bm25_papers),
+    "vectors": _Step(
+        "corpus", lambda settings: _encoder_digest(settings, "index.encoder"), _write_vectors
+    ),
+    "hnsw": _Step("vectors", _hnsw_config, _write_hnsw),
+    "paper-vectors": _Step(
+        "corpus",
+        lambda settings: _encoder_digest(settings, _paper_section(settings)),
+        _write_paper_vectors,
+    ),
+    "citation-graph": _Step(
+        "corpus", lambda settings: settings.digest("index.references"), _write_citation_graph
+    ),
+}
+# Build order: an index comes after the index it is built from.
+INDEXES: tuple[str, ...] = tuple(_STEPS)

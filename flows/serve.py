@@ -1,0 +1,231 @@
+"""Serve the littrace deployments (``littrace serve``): a Prefect server on 127.0.0.1 unless
+``PREFECT_API_URL`` names one, and a runner that executes the deployments' flow runs.
+
+Deployments (the same ones ``prefect.yaml`` declares for ``prefect deploy`` to a work pool;
+``tests/flows/test_serve.py`` keeps the two in step):
+
+* ``index/rebuild``: re-ingest the configured pool (``runtime.pool``/``runtime.pdfs``, else
+  index the latest corpus) and rebuild what changed, on the cron ``runtime.index_rebuild_cron``
+  (default ``0 3 * * *``, UTC);
+* ``ingest/default``: ingest the configured pool;
+* ``pipeline/demo``: the synthetic demo corpus end to end, into ``<artifact_root>/demo/``;
+* ``answer/test``, ``answer/validation``: reserved for the answer stage (see
+  :func:`deployment_specs`).
+
+Each deployment runs with the profile, config file and artifact root ``serve`` was given,
+and loads the settings again on every run. The task tag ``llm`` gets a concurrency limit of
+``llm.concurrency``.
+
+Example:
+    >>> from flows.serve import serve_deployments
+    >>> serve_deployments(load_settings("cpu"), profile="cpu")  # doctest: +SKIP
+    littrace: Prefect UI at http://127.0.0.1:4200
+    $ prefect deployment run 'pipeline/demo'
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, cast
+
+from prefect import Flow, get_client, serve
+from prefect.deployments.runner import RunnerDeployment
+from prefect.schedules import Cron
+from prefect.settings import PREFECT_API_URL, PREFECT_HOME, temporary_settings
+from prefect.types.entrypoint import EntrypointType
+
+from flows.index import index_flow
+from flows.ingest import ingest_flow
+from flows.pipeline import pipeline_flow
+from littrace.config import Settings
+from tasks.common import LLM_TAG
+
+__all__ = [
+    "DEFAULT_PORT",
+    "DeploymentSpec",
+    "build_deployments",
+    "deployment_specs",
+    "serve_deployments",
+    "start_server",
+]
+
+DEFAULT_PORT = 4200
+CRON_TIMEZONE = "UTC"
+TAGS = ["littrace"]
+
+
+@dataclass(frozen=True)
+class DeploymentSpec:
+    """One deployment: a flow, its name, and what differs from the run-wide parameters."""
+
+    flow: Flow[..., Any]
+    name: str
+    description: str
+    parameters: dict[str, Any] = field(default_factory=dict)
+    cron: str | None = None
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.flow.name}/{self.name}"
+
+
+def deployment_specs(settings: Settings) -> list[DeploymentSpec]:
+    """The deployments ``littrace serve`` offers."""
+    return [
+        DeploymentSpec(
+            index_flow,
+            "rebuild",
+            "Re-ingest the configured pool and rebuild the indexes that changed.",
+            cron=settings.runtime.index_rebuild_cron,
+        ),
+        DeploymentSpec(ingest_flow, "default", "Ingest the configured pool."),
+        DeploymentSpec(
+            pipeline_flow,
+            "demo",
+            "Generate the synthetic demo corpus and run it end to end.",
+            {"demo": True},
+        ),
+        # The answer stage's deployments go here when flows/answer.py lands:
+        #   DeploymentSpec(answer_flow, "test", "Answer the test split.", {"split": "test"}),
+        #   DeploymentSpec(answer_flow, "validation", "Answer and score the validation split.",
+        #                  {"split": "validation"}),
+    ]
+
+
+def build_deployments(
+    settings: Settings, *, profile: str | None = None, config_file: Path | None = None
+) -> list[RunnerDeployment]:
+    """The deployments as Prefect runner deployments, with this serve's settings as defaults."""
+    run_wide = {
+        "profile": profile,
+        "config": str(Path(config_file).absolute()) if config_file else None,
+        "overrides": {
+            "runtime.artifact_root": str(Path(settings.runtime.artifact_root).absolute())
+        },
+    }
+    return [
+        cast(
+            RunnerDeployment,  # called outside an event loop, so not a coroutine
+            spec.flow.to_deployment(
+                spec.name,
+                schedules=[Cron(spec.cron, timezone=CRON_TIMEZONE)] if spec.cron else None,
+                description=spec.description,
+                parameters={**run_wide, **spec.parameters},
+                tags=TAGS,
+                # Module paths, not file paths: runs find the flows wherever littrace is installed.
+                entrypoint_type=EntrypointType.MODULE_PATH,
+            ),
+        )
+        for spec in deployment_specs(settings)
+    ]
+
+
+def _healthy(api_url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{api_url}/health", timeout=2) as response:
+            return bool(response.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def start_server(
+    host: str, port: int, log: IO[bytes], timeout_s: float = 180.0, *, local: str | None = None
+) -> subprocess.Popen[bytes] | None:
+    """Start ``prefect server start`` on ``host``:``port`` and wait until it answers at
+    ``local`` (default: ``host``); None if a server answers there already."""
+    api_url = f"http://{local or host}:{port}/api"
+    if _healthy(api_url):
+        return None
+    command = [sys.executable, "-m", "prefect", "server", "start"]
+    # A session of its own, so Ctrl-C stops the runner first and then, from here, the server.
+    server = subprocess.Popen(
+        [*command, "--host", host, "--port", str(port)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + timeout_s
+    while not _healthy(api_url):
+        if server.poll() is not None:
+            raise RuntimeError(
+                f"prefect server exited with status {server.returncode}: see {log.name}"
+            )
+        if time.monotonic() > deadline:
+            _stop(server)
+            raise TimeoutError(f"prefect server not up after {timeout_s:g} s: see {log.name}")
+        time.sleep(0.5)
+    return server
+
+
+def _stop(process: subprocess.Popen[bytes], grace_s: float = 20.0) -> None:
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(grace_s)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextmanager
+def _api(host: str, port: int, startup_timeout_s: float) -> Iterator[str]:
+    """The Prefect API to use (started here if needed, stopped on exit); yields the UI URL."""
+    configured_url = PREFECT_API_URL.value()
+    if configured_url:
+        yield configured_url.removesuffix("/").removesuffix("/api")
+        return
+    home = Path(PREFECT_HOME.value())
+    home.mkdir(parents=True, exist_ok=True)
+    # A server listening on every interface is reached here through the loopback.
+    local = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    with (home / "littrace-server.log").open("ab") as log:
+        server = start_server(host, port, log, startup_timeout_s, local=local)
+        api_url = f"http://{local}:{port}/api"
+        # The environment too: the runner starts each flow run in a process of its own.
+        os.environ["PREFECT_API_URL"] = api_url
+        try:
+            with temporary_settings(updates={PREFECT_API_URL: api_url}):
+                yield f"http://{local}:{port}"
+        finally:
+            if server is not None:
+                _stop(server)
+
+
+def _exit_on_sigterm(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+def serve_deployments(
+    settings: Settings,
+    *,
+    profile: str | None = None,
+    config_file: Path | None = None,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    startup_timeout_s: float = 180.0,
+) -> None:
+    """Serve the deployments until interrupted (Ctrl-C or SIGTERM), then stop the server this
+    started. ``profile`` and ``config_file`` are what ``settings`` were loaded with; the
+    deployments pass them, and the artifact root, to every run."""
+    if threading.current_thread() is threading.main_thread():
+        # Until the runner installs its own handler, SIGTERM must still stop our server.
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    deployments = build_deployments(settings, profile=profile, config_file=config_file)
+    with _api(host, port, startup_timeout_s) as ui_url:
+        with get_client(sync_client=True) as client:
+            # Upserts the limit that LLM-calling tasks (tag `llm`) share.
+            client.create_concurrency_limit(tag=LLM_TAG, concurrency_limit=settings.llm.concurrency)
+        print(f"littrace: Prefect UI at {ui_url}", flush=True)
+        serve(*deployments)

@@ -1,0 +1,249 @@
+"""Deployments: prefect.yaml and ``littrace serve`` agree, and served deployments run as a user
+runs them (``prefect deployment run``) against a real local Prefect server."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import yaml
+from prefect import get_client
+from prefect.cli.deploy._models import PrefectYamlModel
+from prefect.client.orchestration import SyncPrefectClient
+from prefect.client.schemas.filters import (
+    ArtifactFilter,
+    ArtifactFilterFlowRunId,
+    FlowRunFilter,
+    FlowRunFilterDeploymentId,
+    FlowRunFilterParentFlowRunId,
+    FlowRunFilterState,
+    FlowRunFilterStateType,
+)
+from prefect.client.schemas.objects import StateType
+from prefect.client.schemas.sorting import FlowRunSort
+from prefect.exceptions import ObjectNotFound
+from prefect.settings import PREFECT_API_URL, temporary_settings
+
+from flows.serve import (
+    CRON_TIMEZONE,
+    build_deployments,
+    deployment_specs,
+)
+from littrace.artifacts import Catalog
+from littrace.config import load_settings
+from littrace.runtime import PROJECT_ROOT
+from tasks.common import LLM_TAG
+
+SERVE = """
+import sys
+from littrace.config import load_settings
+from flows.serve import serve_deployments
+
+root, port = sys.argv[1], int(sys.argv[2])
+settings = load_settings("test", overrides={"runtime.artifact_root": root})
+serve_deployments(settings, profile="test", port=port)
+"""
+
+
+def test_prefect_yaml_declares_the_deployments_littrace_serve_serves() -> None:
+    project = PrefectYamlModel.model_validate(
+        yaml.safe_load((PROJECT_ROOT / "prefect.yaml").read_text(encoding="utf-8"))
+    )
+    declared = {deployment.name: deployment for deployment in project.deployments}
+    specs = deployment_specs(load_settings("test", environ={}))
+    assert set(declared) == {spec.name for spec in specs}
+    for spec in specs:
+        deployment = declared[spec.name]
+        source = Path(inspect.getfile(spec.flow.fn)).relative_to(PROJECT_ROOT)
+        assert deployment.entrypoint == f"{source}:{spec.flow.fn.__name__}"
+        assert (deployment.description, deployment.parameters) == (
+            spec.description,
+            spec.parameters,
+        )
+        assert deployment.work_pool is not None and deployment.work_pool.name == "littrace"
+        schedules = [(s.cron, s.timezone) for s in deployment.schedules or []]  # type: ignore[union-attr]
+        assert schedules == ([(spec.cron, CRON_TIMEZONE)] if spec.cron else [])
+
+
+def test_served_deployments_carry_the_serve_settings(tmp_path: Path) -> None:
+    settings = load_settings("test", overrides={"runtime.artifact_root": str(tmp_path)}, environ={})
+    deployments = {d.name: d for d in build_deployments(settings, profile="test")}
+    assert set(deployments) == {"rebuild", "default", "demo"}
+    for deployment in deployments.values():
+        assert deployment.parameters["profile"] == "test"
+        assert deployment.parameters["overrides"] == {"runtime.artifact_root": str(tmp_path)}
+        assert deployment.entrypoint is not None and deployment.entrypoint.startswith("flows.")
+    assert deployments["demo"].parameters["demo"] is True
+    (schedule,) = deployments["rebuild"].schedules
+    assert (schedule.schedule.cron, schedule.schedule.timezone) == (
+        load_settings("test", environ={}).runtime.index_rebuild_cron,
+        "UTC",
+    )  # type: ignore[union-attr]
+    assert not deployments["default"].schedules and not deployments["demo"].schedules
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def kill_servers_on(port: int) -> None:
+    """Last resort if serve died without stopping its server: kill `prefect server start
+    --port <port>` by pid (only this test starts a server on this free port)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"server" in command and b"--port" in command and str(port).encode() in command:
+            os.kill(int(entry.name), signal.SIGKILL)
+
+
+@contextmanager
+def served(root: Path, port: int, home: Path, log: Path) -> Iterator[str]:
+    """``serve_deployments`` in a subprocess; yields the API URL; always stops it."""
+    env = {key: value for key, value in os.environ.items() if key != "PREFECT_API_URL"}
+    env["PREFECT_HOME"] = str(home)
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-c", SERVE, str(root), str(port)],
+            cwd=home.parent,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        yield f"http://127.0.0.1:{port}/api"
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=90)
+        # serve stops the server it started.
+        deadline = time.monotonic() + 30
+        while listening(port) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not listening(port), "serve left its Prefect server running"
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        kill_servers_on(port)
+
+
+def wait_for_deployments(api: str, names: list[str], log: Path, timeout_s: float = 240) -> None:
+    """Wait until the server answers and the runner has registered ``names``."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            with get_client(sync_client=True) as client:
+                for name in names:
+                    client.read_deployment_by_name(name)
+            return
+        except (ObjectNotFound, httpx.HTTPError):
+            assert time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
+            time.sleep(1)
+
+
+def run_deployment(name: str, api: str, *params: str) -> None:
+    """``prefect deployment run NAME --watch`` as a user types it; fails unless Completed."""
+    command = [sys.executable, "-m", "prefect", "deployment", "run", name, "--watch"]
+    for param in params:
+        command += ["--param", param]
+    done = subprocess.run(
+        [*command, "--watch-timeout", "240"],
+        env={**os.environ, "PREFECT_API_URL": api},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "Completed" in done.stdout
+
+
+def published_tables(client: SyncPrefectClient, deployment: str) -> dict[str, Any]:
+    """The table artifacts of the latest completed run of ``deployment`` and its subflows."""
+    deployment_id = client.read_deployment_by_name(deployment).id
+    (run, *_) = client.read_flow_runs(
+        flow_run_filter=FlowRunFilter(
+            deployment_id=FlowRunFilterDeploymentId(any_=[deployment_id]),
+            # Not the runs the scheduler has queued for the coming days.
+            state=FlowRunFilterState(type=FlowRunFilterStateType(any_=[StateType.COMPLETED])),
+        ),
+        sort=FlowRunSort.START_TIME_DESC,
+    )
+    children = client.read_flow_runs(
+        flow_run_filter=FlowRunFilter(
+            parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=[run.id])
+        )
+    )
+    artifacts = client.read_artifacts(
+        artifact_filter=ArtifactFilter(
+            flow_run_id=ArtifactFilterFlowRunId(any_=[run.id, *(c.id for c in children)])
+        )
+    )
+    return {
+        a.key: json.loads(a.data) if isinstance(a.data, str) else a.data
+        for a in artifacts
+        if a.key and a.type == "table"
+    }
+
+
+@pytest.mark.slow
+def test_served_demo_and_scheduled_rebuild_run_from_the_cli(tmp_path: Path) -> None:
+    root, port, log = tmp_path / "artifacts", free_port(), tmp_path / "serve.log"
+    with (
+        served(root, port, tmp_path / "prefect-home", log) as api,
+        temporary_settings(updates={PREFECT_API_URL: api}),
+    ):
+        wait_for_deployments(api, ["pipeline/demo", "index/rebuild"], log)
+        with get_client(sync_client=True) as client:
+            run_deployment("pipeline/demo", api, "demo_papers=3")
+            demo = published_tables(client, "pipeline/demo")
+            stages = {row["stage"]: row["status"] for row in demo["pipeline-counts"]}
+            assert stages == {
+                "ingest": "built",
+                "index": "built",
+                "answer": "missing",
+                "evaluate": "skipped",
+            }
+            pool, pdfs = root / "demo" / "paper_metadata.jsonl", root / "demo" / "pdfs"
+            assert len(list(pdfs.glob("*.pdf"))) == 3
+
+            # The nightly rebuild re-ingests the pool: nothing changed, nothing rebuilt.
+            run_deployment("index/rebuild", api, f"pool={pool}", f"pdfs={pdfs}")
+            rebuild = published_tables(client, "index/rebuild")
+            assert {row["status"] for row in rebuild["index-counts"]} == {"cached"}
+            ingest_counts = {row["count"]: row["value"] for row in rebuild["ingest-counts"]}
+            assert (ingest_counts["converted_now"], ingest_counts["from_cache"]) == (0, 3)
+
+            deployment = client.read_deployment_by_name("index/rebuild")
+            (schedule,) = deployment.schedules
+            assert (schedule.schedule.cron, schedule.schedule.timezone) == (  # type: ignore[union-attr]
+                load_settings("test", environ={}).runtime.index_rebuild_cron,
+                "UTC",
+            )
+            llm = client.read_concurrency_limit_by_tag(LLM_TAG)
+            assert llm.concurrency_limit == load_settings("test", environ={}).llm.concurrency
+
+    # Both runs are in the catalog's lineage, under their flow run ids.
+    lineage = Catalog(root).query("SELECT DISTINCT run_id, stage FROM lineage").to_pylist()
+    assert len({row["run_id"] for row in lineage if row["stage"] == "corpus"}) == 2
