@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 # isort: off
 import littrace  # noqa: F401  (first: its bootstrap keeps litellm from fetching price maps)
 
 # isort: on
-import litellm
-import pytest
-from litellm.llms.custom_llm import CustomLLM
 
-from littrace.config import DecomposeSettings, LlmSettings
-from littrace.llm import LlmClient
+from littrace.config import DecomposeSettings
 from littrace.llm.schemas import Plan, TargetGroup
 from littrace.retrieve.decompose import decompose, mentioned_targets, normalise
 from littrace.retrieve.plan import heuristic_plan
 from littrace.schema import Question
+from tests.retrieve.conftest import Scripted, scripted_client
 
 ICCV = (  # LitTraceQA test ltqa_033b9d024c4f0dee
     "For these two ICCV 2025 detection-acceleration/annotation papers, report the edge-device "
@@ -158,37 +153,6 @@ def test_mentioned_targets_are_found_hyphen_and_case_insensitively() -> None:
 # --------------------------------------------------------------------------- LLM backend
 
 
-class Scripted(CustomLLM):
-    """A litellm provider ``scripted/...`` that replies from a list, in order."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.replies: list[str] = []
-        self.prompts: list[str] = []
-
-    def completion(self, *args: Any, **kwargs: Any) -> Any:
-        self.prompts.append(kwargs["messages"][-1]["content"])
-        response = kwargs["model_response"]
-        response.choices[0].message.content = self.replies[
-            min(len(self.prompts), len(self.replies)) - 1
-        ]
-        return response
-
-
-@pytest.fixture
-def scripted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Scripted]:
-    provider = Scripted()
-    monkeypatch.setattr(
-        litellm, "custom_provider_map", [{"provider": "scripted", "custom_handler": provider}]
-    )
-    yield provider
-
-
-def client(tmp_path: Path) -> LlmClient:
-    settings = LlmSettings(backend="litellm", model="scripted/test", max_retries=0)
-    return LlmClient(settings, tmp_path / "cache")
-
-
 LLM = DecomposeSettings(backend="llm")
 
 
@@ -200,7 +164,7 @@ def test_llm_subqueries_are_tagged_deduplicated_and_topped_up(
     ]
     question = ask(ICCV)
     plan = heuristic_plan(question)
-    outcome = decompose(question, plan, 1, [], "", LLM, client(tmp_path))
+    outcome = decompose(question, plan, 1, [], "", LLM, scripted_client(tmp_path))
 
     assert outcome.backend == "llm" and outcome.fallback_reason is None
     assert outcome.subqueries == [
@@ -219,7 +183,7 @@ def test_llm_later_round_sends_previous_and_missing_and_drops_repeats(
     question = ask(COMPRESSOR)
     plan = heuristic_plan(question)
     outcome = decompose(
-        question, plan, 2, ["ICAE NaturalQ F1"], "ICAE's F1 score", LLM, client(tmp_path)
+        question, plan, 2, ["ICAE NaturalQ F1"], "ICAE's F1 score", LLM, scripted_client(tmp_path)
     )
 
     assert outcome.subqueries == ["ICAE 500-to-1 F1"]
@@ -230,7 +194,7 @@ def test_an_invalid_llm_reply_falls_back_to_the_rules(tmp_path: Path, scripted: 
     scripted.replies = ['{"queries": []}']
     question = ask(ICCV)
     plan = heuristic_plan(question)
-    outcome = decompose(question, plan, 1, [], "", LLM, client(tmp_path))
+    outcome = decompose(question, plan, 1, [], "", LLM, scripted_client(tmp_path))
 
     assert outcome.backend == "heuristic"
     assert outcome.subqueries == first_round(question, plan)

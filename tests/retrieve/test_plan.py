@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,12 +9,9 @@ from typing import Any
 import littrace  # noqa: F401  (first: its bootstrap keeps litellm from fetching price maps)
 
 # isort: on
-import litellm
 import pytest
-from litellm.llms.custom_llm import CustomLLM
 
-from littrace.config import LlmSettings, PlannerSettings
-from littrace.llm import LlmClient
+from littrace.config import PlannerSettings
 from littrace.llm.schemas import Plan
 from littrace.retrieve.plan import (
     PlanError,
@@ -25,6 +21,7 @@ from littrace.retrieve.plan import (
     plan_question,
 )
 from littrace.schema import MultipleChoiceOption, Question, TableColumn
+from tests.retrieve.conftest import Scripted, scripted_client
 
 # Real LitTraceQA questions (test.jsonl ltqa_033b9d024c4f0dee, ltqa_3ad5f1a526f9f732 and
 # validation q_001, q_002).
@@ -227,37 +224,6 @@ def test_answer_spec_names_types_and_table_columns() -> None:
 # --------------------------------------------------------------------------- LLM backend
 
 
-class Scripted(CustomLLM):
-    """A litellm provider ``scripted/...`` that replies from a list, in order."""
-
-    def __init__(self, replies: list[str]) -> None:
-        super().__init__()
-        self.replies = replies
-        self.prompts: list[str] = []
-
-    def completion(self, *args: Any, **kwargs: Any) -> Any:
-        self.prompts.append(kwargs["messages"][-1]["content"])
-        response = kwargs["model_response"]
-        response.choices[0].message.content = self.replies[
-            min(len(self.prompts), len(self.replies)) - 1
-        ]
-        return response
-
-
-@pytest.fixture
-def scripted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Scripted]:
-    provider = Scripted([])
-    monkeypatch.setattr(
-        litellm, "custom_provider_map", [{"provider": "scripted", "custom_handler": provider}]
-    )
-    yield provider
-
-
-def client(tmp_path: Path) -> LlmClient:
-    settings = LlmSettings(backend="litellm", model="scripted/test", max_retries=0)
-    return LlmClient(settings, tmp_path / "cache")
-
-
 LLM = PlannerSettings(backend="llm")
 VALID_PLAN = (
     '{"venue": "ICCV", "year": 2025, "modalities": ["table"], "desired_papers": 2, '
@@ -269,7 +235,7 @@ VALID_PLAN = (
 
 def test_a_valid_llm_plan_is_used(tmp_path: Path, scripted: Scripted) -> None:
     scripted.replies = [VALID_PLAN]
-    outcome = plan_question(ask(ICCV), LLM, client(tmp_path))
+    outcome = plan_question(ask(ICCV), LLM, scripted_client(tmp_path))
 
     assert outcome.backend == "llm" and outcome.fallback_reason is None
     assert outcome.plan == Plan.model_validate_json(VALID_PLAN)
@@ -280,7 +246,7 @@ def test_a_valid_llm_plan_is_used(tmp_path: Path, scripted: Scripted) -> None:
 def test_an_invalid_llm_plan_falls_back_visibly(tmp_path: Path, scripted: Scripted) -> None:
     scripted.replies = ['{"desired_papers": 9}']  # over the cap, also after the repair
     question = ask(ICCV)
-    outcome = plan_question(question, LLM, client(tmp_path))
+    outcome = plan_question(question, LLM, scripted_client(tmp_path))
 
     assert outcome.backend == "heuristic"
     assert outcome.plan == heuristic_plan(question)
@@ -295,7 +261,7 @@ def test_fallback_can_be_turned_off(tmp_path: Path, scripted: Scripted) -> None:
     settings = PlannerSettings(backend="llm", fallback_on_invalid=False)
 
     with pytest.raises(PlanError, match="invalid output"):
-        plan_question(ask(ICCV), settings, client(tmp_path))
+        plan_question(ask(ICCV), settings, scripted_client(tmp_path))
 
 
 def test_llm_backend_without_a_client_uses_the_rules_and_says_so() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,13 +9,9 @@ from typing import Any
 import littrace  # noqa: F401  (first: its bootstrap keeps litellm from fetching price maps)
 
 # isort: on
-import litellm
-import pytest
-from litellm.llms.custom_llm import CustomLLM
 
-from littrace.config import LlmSettings, VerifySettings
+from littrace.config import VerifySettings
 from littrace.corpus.model import Chunk, PaperRecord
-from littrace.llm import LlmClient
 from littrace.llm.schemas import Plan, TargetGroup, Verification
 from littrace.retrieve.pool import SharedPool
 from littrace.retrieve.rerank import RerankedChunk
@@ -28,6 +23,7 @@ from littrace.retrieve.verify import (
     verify,
 )
 from littrace.schema import Question
+from tests.retrieve.conftest import Scripted, scripted_client
 
 QUESTION = Question(
     query_id="q",
@@ -164,37 +160,6 @@ def test_an_empty_pool_is_insufficient_with_every_target_missing() -> None:
 # --------------------------------------------------------------------------- LLM backend
 
 
-class Scripted(CustomLLM):
-    """A litellm provider ``scripted/...`` that replies from a list, in order."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.replies: list[str] = []
-        self.prompts: list[str] = []
-
-    def completion(self, *args: Any, **kwargs: Any) -> Any:
-        self.prompts.append(kwargs["messages"][-1]["content"])
-        response = kwargs["model_response"]
-        response.choices[0].message.content = self.replies[
-            min(len(self.prompts), len(self.replies)) - 1
-        ]
-        return response
-
-
-@pytest.fixture
-def scripted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Scripted]:
-    provider = Scripted()
-    monkeypatch.setattr(
-        litellm, "custom_provider_map", [{"provider": "scripted", "custom_handler": provider}]
-    )
-    yield provider
-
-
-def client(tmp_path: Path) -> LlmClient:
-    settings = LlmSettings(backend="litellm", model="scripted/test", max_retries=0)
-    return LlmClient(settings, tmp_path / "cache")
-
-
 LLM = VerifySettings(backend="llm")
 
 
@@ -204,7 +169,7 @@ def test_a_valid_llm_verification_is_used_with_only_listed_ids(
     scripted.replies = [
         '{"evidence_papers": ["p2", "p9", "p2"], "sufficient": false, "missing": "FocalPETR"}'
     ]
-    outcome = verify(QUESTION, PLAN, pool_of(ALL), LLM, client(tmp_path), LOOKUP)
+    outcome = verify(QUESTION, PLAN, pool_of(ALL), LLM, scripted_client(tmp_path), LOOKUP)
 
     assert outcome.backend == "llm" and outcome.fallback_reason is None
     assert outcome.verification == Verification(
@@ -219,7 +184,7 @@ def test_an_invalid_llm_verification_falls_back_to_the_rules(
     tmp_path: Path, scripted: Scripted
 ) -> None:
     scripted.replies = ['{"evidence_papers": "p1"}']
-    outcome = verify(QUESTION, PLAN, pool_of(ALL), LLM, client(tmp_path), LOOKUP)
+    outcome = verify(QUESTION, PLAN, pool_of(ALL), LLM, scripted_client(tmp_path), LOOKUP)
 
     assert outcome.backend == "heuristic"
     assert outcome.verification == Verification(evidence_papers=["p1", "p2"], sufficient=True)
@@ -228,6 +193,6 @@ def test_an_invalid_llm_verification_falls_back_to_the_rules(
 
 
 def test_an_empty_pool_is_not_sent_to_the_model(tmp_path: Path, scripted: Scripted) -> None:
-    outcome = verify(QUESTION, PLAN, SharedPool(), LLM, client(tmp_path))
+    outcome = verify(QUESTION, PLAN, SharedPool(), LLM, scripted_client(tmp_path))
 
     assert outcome.fallback_reason == "empty pool" and scripted.prompts == []
