@@ -31,7 +31,11 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
+DEMO := artifacts/demo
 demo: $(STAMP)
+	$(BIN)/littrace synth --out $(DEMO)/synth --papers 50 --questions 30
+	$(BIN)/littrace ingest --pool $(DEMO)/synth/paper_metadata.jsonl --pdfs $(DEMO)/synth/pdfs
+	$(BIN)/littrace index
 	$(BIN)/littrace validate --input ../shared/data/littraceqa/validation_inputs.jsonl \
 		--pred ../shared/data/littraceqa/sample_submission.jsonl
 	$(BIN)/littrace evaluate --gold ../shared/data/littraceqa/validation.jsonl \

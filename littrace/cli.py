@@ -104,6 +104,26 @@ def config_show(ctx: typer.Context) -> None:
 
 
 @app.command()
+def synth(
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for pdfs/, the pool, questions, gold.")
+    ],
+    papers: Annotated[int, typer.Option("--papers", help="Papers with PDFs (1-300).")] = 50,
+    questions: Annotated[int, typer.Option("--questions", help="Questions with gold.")] = 30,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same files).")] = 0,
+) -> None:
+    """Generate the synthetic corpus: PDFs, pool, LitTraceQA questions and their gold."""
+    from littrace.synth import generate_corpus
+
+    with user_errors():
+        try:
+            corpus = generate_corpus(out, n_papers=papers, seed=seed, n_questions=questions)
+        except ValueError as error:
+            raise UserError(str(error)) from error
+        _print_json({"root": str(corpus.root), **corpus.counts})
+
+
+@app.command()
 def ingest(
     ctx: typer.Context,
     pool: Annotated[Path, typer.Option("--pool", help="Paper metadata pool JSONL.")],

@@ -130,3 +130,14 @@ def test_ingest_then_index_on_a_small_corpus(tmp_path: Path) -> None:
 
     bad_pool = runner.invoke(app, [*root, "ingest", "--pool", str(tmp_path / "nope.jsonl")])
     assert bad_pool.exit_code == 1 and "pool file not found" in bad_pool.output
+
+
+def test_synth_writes_a_corpus_and_rejects_bad_sizes(tmp_path: Path) -> None:
+    made = runner.invoke(
+        app, ["synth", "--out", str(tmp_path / "s"), "--papers", "2", "--questions", "2"]
+    )
+    assert made.exit_code == 0, made.output
+    counts = json.loads(made.stdout)
+    assert counts["papers"] == 2 and len(list((tmp_path / "s" / "pdfs").glob("*.pdf"))) == 2
+    bad = runner.invoke(app, ["synth", "--out", str(tmp_path / "t"), "--papers", "0"])
+    assert bad.exit_code == 1
