@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from littrace.corpus.model import BBox, ObjectKind
-from littrace.corpus.pagescan import DocStyle, PageScan, ScanLine, union
+from littrace.corpus.model import BBox, ObjectKind, union_bbox
+from littrace.corpus.pagescan import DocStyle, PageScan, ScanLine
 
 _LABELS: dict[str, ObjectKind] = {
     "table": "table",
@@ -125,7 +125,9 @@ def find_captions(scan: PageScan, style: DocStyle) -> list[Caption]:
         used.update(item.index for item in lines)
         text = _join(item.text for item in lines)
         captions.append(
-            Caption(label, scan.number, text, tuple(lines), union([x.bbox for x in lines]), score)
+            Caption(
+                label, scan.number, text, tuple(lines), union_bbox([x.bbox for x in lines]), score
+            )
         )
     return captions
 

@@ -20,8 +20,8 @@ import re
 import statistics
 from dataclasses import dataclass
 
-from littrace.corpus.model import BBox
-from littrace.corpus.pagescan import PageScan, ScanLine, union, word_count
+from littrace.corpus.model import BBox, union_bbox
+from littrace.corpus.pagescan import PageScan, ScanLine, word_count
 
 NUMBER = re.compile(r"\(\s*(\d{1,3}[a-z]?|\d{1,2}\.\d{1,3})\s*\)")
 # How far (in font sizes) the number's right end may fall short of the column's right edge.
@@ -82,7 +82,7 @@ def find_equations(scan: PageScan, prose: set[int], skip: set[int]) -> list[Equa
                 number=NUMBER.sub(r"\1", number.text),
                 number_line=number,
                 lines=tuple(own),
-                bbox=union([number.bbox, *(_core(line) for line in own)]),
+                bbox=union_bbox([number.bbox, *(_core(line) for line in own)]),
                 text=_equation_text(own),
             )
         )

@@ -57,7 +57,7 @@ import pymupdf
 from littrace.corpus.captions import Caption, find_captions
 from littrace.corpus.equations import Equation, find_equations
 from littrace.corpus.layout import SECTION_NAMES
-from littrace.corpus.model import BBox, ObjectKind, PaperObject
+from littrace.corpus.model import BBox, ObjectKind, PaperObject, union_bbox
 from littrace.corpus.pagescan import (
     DocStyle,
     PageScan,
@@ -68,7 +68,6 @@ from littrace.corpus.pagescan import (
     has_candidates,
     row_text,
     scan_page,
-    union,
     unrotated_size,
     word_count,
 )
@@ -182,13 +181,13 @@ class _Region:
 
     @property
     def bbox(self) -> BBox:
-        return union([*(line.bbox for line in self.lines), *self.graphics])
+        return union_bbox([*(line.bbox for line in self.lines), *self.graphics])
 
     def level(self, kind: ObjectKind) -> int:
         """How well this region fits the kind: 2 good, 1 weak, 0 not at all."""
         if kind == "figure":
             big = [g for g in self.graphics if _is_big(g)]
-            if big or (self.graphics and _area(union(self.graphics)) >= 400):
+            if big or (self.graphics and _area(union_bbox(self.graphics)) >= 400):
                 return 2
             return 1 if len(self.lines) >= 3 else 0
         return 2 if len(self.lines) >= 2 else 0
@@ -494,7 +493,7 @@ def _ruled_spans(page: _Page) -> list[BBox]:
                     break
         else:
             groups.append([rule])
-    return [union(group) for group in groups if len(group) >= 2]
+    return [union_bbox(group) for group in groups if len(group) >= 2]
 
 
 # --- captions ---------------------------------------------------------------------------

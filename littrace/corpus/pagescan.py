@@ -31,7 +31,7 @@ from typing import Any
 
 import pymupdf
 
-from littrace.corpus.model import BBox
+from littrace.corpus.model import BBox, union_bbox
 
 logger = logging.getLogger(__name__)
 
@@ -293,7 +293,7 @@ def fragment_texts(
             for spans in _fragments(line.get("spans", [])):
                 text = " ".join(clean_text("".join(s["text"] for s in spans)).split())
                 if text:
-                    yield union([s["bbox"] for s in spans if s["text"].strip()]), text
+                    yield union_bbox([s["bbox"] for s in spans if s["text"].strip()]), text
 
 
 def has_candidates(page_dict: dict[str, Any]) -> bool:
@@ -356,15 +356,6 @@ def clean_text(text: str) -> str:
     if text.isascii():
         return text if text.isprintable() else _JUNK.sub("", text)
     return _JUNK.sub("", text.translate(_LIGATURES))
-
-
-def union(boxes: Sequence[BBox]) -> BBox:
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
 
 
 def row_text(lines: list[ScanLine], separator: str) -> str:
