@@ -27,6 +27,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -112,16 +113,18 @@ def _encoder_digest(settings: Settings, section: str) -> str:
 
 
 class _Sources:
-    """An index's input artifact, with the corpus chunks read at most once per build run."""
+    """An index's input artifact, with the corpus tables read at most once per build run."""
 
     def __init__(self, artifact: Artifact) -> None:
         self.artifact = artifact
-        self._chunks: list[Chunk] | None = None
 
+    @cached_property
     def chunks(self) -> list[Chunk]:
-        if self._chunks is None:
-            self._chunks = table_to_records(self.artifact.table("chunks"), Chunk)
-        return self._chunks
+        return table_to_records(self.artifact.table("chunks"), Chunk)
+
+    @cached_property
+    def papers(self) -> list[PaperRecord]:
+        return table_to_records(self.artifact.table("papers"), PaperRecord)
 
 
 # Writes one index into a writer's temp dir: (writer, sources, settings, cache dir, progress).
@@ -246,7 +249,7 @@ def _write_bm25_chunks(
     cache: Path,
     progress: ProgressCallback | None,
 ) -> None:
-    build_chunk_index(sources.chunks(), writer.path / BM25_DIR)
+    build_chunk_index(sources.chunks, writer.path / BM25_DIR)
 
 
 def _write_bm25_papers(
@@ -256,7 +259,7 @@ def _write_bm25_papers(
     cache: Path,
     progress: ProgressCallback | None,
 ) -> None:
-    build_paper_index(sources.chunks(), writer.path / BM25_DIR)
+    build_paper_index(sources.chunks, writer.path / BM25_DIR)
 
 
 def _write_vectors(
@@ -268,7 +271,7 @@ def _write_vectors(
 ) -> None:
     encoder = load_encoder(settings.index.encoder)
     encode_chunks(
-        [(chunk.chunk_id, chunk.text) for chunk in sources.chunks()],
+        [(chunk.chunk_id, chunk.text) for chunk in sources.chunks],
         encoder,
         writer.path / VECTORS_DIR,
         cache_dir=cache / "vectors",
@@ -298,9 +301,8 @@ def _write_paper_vectors(
     cache: Path,
     progress: ProgressCallback | None,
 ) -> None:
-    papers = table_to_records(sources.artifact.table("papers"), PaperRecord)
     encode_papers(
-        papers,
+        sources.papers,
         load_paper_encoder(settings.index),
         writer.path / VECTORS_DIR,
         cache_dir=cache / "paper-vectors",
@@ -319,9 +321,8 @@ def _write_citation_graph(
     progress: ProgressCallback | None,
 ) -> None:
     references = table_to_records(sources.artifact.table("references"), Reference)
-    papers = table_to_records(sources.artifact.table("papers"), PaperRecord)
     resolved = resolve_references(
-        references, papers, min_similarity=settings.index.references.min_title_similarity
+        references, sources.papers, min_similarity=settings.index.references.min_title_similarity
     )
     writer.write_table(
         "reference_links",
