@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 import torch
 from numpy.typing import NDArray
-from tokenizers import Tokenizer, models, pre_tokenizers, processors
-from transformers import AutoModel, AutoTokenizer, PreTrainedTokenizerFast, Qwen3Config, Qwen3Model
+from transformers import AutoModel, AutoTokenizer, Qwen3Model
 
 from littrace.config import EncoderSettings
 from littrace.index.encoders import (
@@ -23,6 +22,7 @@ from littrace.index.encoders import (
     load_encoder,
     resolve_model_path,
 )
+from tests.tiny_qwen3 import save_tiny_qwen3
 
 WORDS = ["<pad>", "<unk>", "<|endoftext|>", "Instruct", ":", "Query", "find", "the", "paper"]
 WORDS += ["a", "dense", "sparse", "graph", "neural", "network", "retrieval", "model", "of", "on"]
@@ -39,32 +39,9 @@ TEXTS = [
 
 def _save_tiny_qwen3(path: Path, padding_side: str) -> Path:
     """A 2-layer Qwen3 with a word-level tokenizer that appends EOS, like Qwen3-Embedding's."""
-    tokenizer = Tokenizer(models.WordLevel({w: i for i, w in enumerate(WORDS)}, unk_token="<unk>"))
-    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
-    tokenizer.post_processor = processors.TemplateProcessing(
-        single="$A <|endoftext|>", special_tokens=[("<|endoftext|>", 2)]
+    return save_tiny_qwen3(
+        path, WORDS, Qwen3Model, padding_side=padding_side, append_eos=True, max_positions=64
     )
-    PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer,
-        pad_token="<pad>",
-        unk_token="<unk>",
-        eos_token="<|endoftext|>",
-        padding_side=padding_side,
-    ).save_pretrained(path)
-    config = Qwen3Config(
-        vocab_size=len(WORDS),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=1,
-        head_dim=16,
-        max_position_embeddings=64,
-        pad_token_id=0,
-    )
-    torch.manual_seed(0)
-    Qwen3Model(config).save_pretrained(path)
-    return path
 
 
 @pytest.fixture(scope="module")

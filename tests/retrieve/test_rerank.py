@@ -13,12 +13,9 @@ import numpy as np
 import pytest
 import torch
 from numpy.typing import NDArray
-from tokenizers import Tokenizer, models, pre_tokenizers
 from transformers import (
     AutoModelForCausalLM,
     AutoTokenizer,
-    PreTrainedTokenizerFast,
-    Qwen3Config,
     Qwen3ForCausalLM,
 )
 
@@ -35,6 +32,7 @@ from littrace.retrieve.rerank import (
     qwen3_pair,
     rerank_chunks,
 )
+from tests.tiny_qwen3 import save_tiny_qwen3
 
 
 class TableReranker:
@@ -188,31 +186,15 @@ TEXTS = ["sparse retrieval of the paper", "graph", "dense neural network", "the 
 @pytest.fixture(scope="module")
 def tiny_reranker_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 2-layer Qwen3ForCausalLM with a word-level tokenizer that knows yes/no."""
-    path = tmp_path_factory.mktemp("qwen3-reranker")
-    tokenizer = Tokenizer(models.WordLevel({w: i for i, w in enumerate(WORDS)}, unk_token="<unk>"))
-    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
     # Saved right-padding on purpose: the reranker must switch to left padding itself.
-    PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer,
-        pad_token="<pad>",
-        unk_token="<unk>",
-        eos_token="<|endoftext|>",
+    return save_tiny_qwen3(
+        tmp_path_factory.mktemp("qwen3-reranker"),
+        WORDS,
+        Qwen3ForCausalLM,
         padding_side="right",
-    ).save_pretrained(path)
-    config = Qwen3Config(
-        vocab_size=len(WORDS),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=1,
-        head_dim=16,
-        max_position_embeddings=256,
-        pad_token_id=0,
+        append_eos=False,
+        max_positions=256,
     )
-    torch.manual_seed(0)
-    Qwen3ForCausalLM(config).save_pretrained(path)
-    return path
 
 
 def _qwen3(path: Path, batch_size: int = 2) -> Qwen3Reranker:
