@@ -27,18 +27,9 @@ import pyarrow as pa
 
 BBox = tuple[float, float, float, float]
 ObjectKind = Literal["table", "figure", "equation", "algorithm"]
-OBJECT_KINDS: tuple[ObjectKind, ...] = ("table", "figure", "equation", "algorithm")
 ChunkType = Literal[
     "title_abstract", "body", "table", "figure", "equation_algorithm", "citation_context"
 ]
-CHUNK_TYPES: tuple[ChunkType, ...] = (
-    "title_abstract",
-    "body",
-    "table",
-    "figure",
-    "equation_algorithm",
-    "citation_context",
-)
 RecordT = TypeVar("RecordT")
 BlockRole = Literal["title", "authors", "abstract", "heading", "body", "caption", "reference"]
 
