@@ -1,0 +1,1 @@
+"""Read: paper-local reading, selection, evidence localization, synthesis and output."""
