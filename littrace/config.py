@@ -622,6 +622,35 @@ class EvaluateSettings(_Section):
     html_report: bool = Field(default=True, description="Write the HTML report after evaluation.")
 
 
+class SplitSettings(_Section):
+    questions: Path = Field(
+        description="Engineering: the split's question (input) JSONL; a relative path is under "
+        "the project home (the source checkout)."
+    )
+    gold: Path | None = Field(
+        default=None,
+        description="Engineering: the split's gold JSONL, scored after answering; null: not "
+        "scored.",
+    )
+
+
+class SplitsSettings(_Section):
+    test: SplitSettings = Field(
+        default_factory=lambda: SplitSettings(
+            questions=Path("../shared/data/littraceqa/test.jsonl")
+        ),
+        description="Engineering: the test split, answered by the answer/test deployment.",
+    )
+    validation: SplitSettings = Field(
+        default_factory=lambda: SplitSettings(
+            questions=Path("../shared/data/littraceqa/validation_inputs.jsonl"),
+            gold=Path("../shared/data/littraceqa/validation.jsonl"),
+        ),
+        description="Engineering: the validation split, answered and scored by "
+        "answer/validation.",
+    )
+
+
 class RuntimeSettings(_Section):
     artifact_root: Path = Field(
         default=Path("artifacts"), description="Artifact root (CLI --artifacts)."
@@ -652,6 +681,11 @@ class RuntimeSettings(_Section):
         "index/rebuild indexes the latest corpus.",
     )
     pdfs: Path | None = Field(default=None, description="Engineering: PDF folder of runtime.pool.")
+    splits: SplitsSettings = Field(
+        default_factory=SplitsSettings,
+        description="Engineering: question and gold files of each split the answer flow takes "
+        "by name.",
+    )
     fail_closed: bool = Field(
         default=True,
         description="Write outputs only after preflight, closure and validation checks pass "
