@@ -469,6 +469,12 @@ class RelateSettings(_Section):
 
 
 class LocalReadSettings(_Section):
+    max_candidates: int = Field(
+        default=50,
+        ge=1,
+        description="Engineering: candidate papers (best first) read per question; the "
+        "retriever returns 50 (Lit3R §2.2.1 reads the final candidate list).",
+    )
     max_chunks: int = Field(
         default=8,
         ge=1,
@@ -479,6 +485,40 @@ class LocalReadSettings(_Section):
         default=1800,
         ge=1,
         description="Each shown chunk is cut like the verification listing (Lit3R §2.1.2).",
+    )
+    relevant_threshold: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="Engineering: model-free reader: a paper is relevant when its best chunk "
+        "covers this share of the question's weighted terms, or it is the subject of a planned "
+        "target group (Lit3R §2.2.1 relevance judgement).",
+    )
+    sufficient_threshold: float = Field(
+        default=0.65,
+        ge=0,
+        le=1,
+        description="Engineering: model-free reader: a relevant paper's evidence is sufficient "
+        "when its best chunk covers this share (Lit3R §2.2.1 sufficiency).",
+    )
+    support_ratio: float = Field(
+        default=0.6,
+        ge=0,
+        le=1,
+        description="Engineering: supporting chunks score at least this fraction of the paper's "
+        "best chunk (Lit3R §2.2.1 supporting chunks).",
+    )
+    anchor_weight: float = Field(
+        default=3.0,
+        gt=0,
+        description="Engineering: weight of a planned anchor's terms against other question "
+        "terms when scoring chunks (TRACE §3.1 named anchors).",
+    )
+    concurrency: int = Field(
+        default=4,
+        ge=1,
+        description="Engineering: candidate papers read at once; each is judged independently "
+        "(Lit3R §2.2.1).",
     )
 
 
@@ -492,6 +532,13 @@ class SelectSettings(_Section):
         default=True,
         description="Give each planned target group its group-local best paper before filling "
         "slots by relevance (TRACE §3.1).",
+    )
+    score_gap: float = Field(
+        default=0.85,
+        ge=0,
+        le=1,
+        description="Engineering: without named target papers, a sufficient paper joins the "
+        "answer when its score is at least this fraction of the best one (TRACE §3.1).",
     )
 
 
@@ -511,6 +558,13 @@ class EvidenceSettings(_Section):
         ge=1,
         description="Engineering: bound on the PDF text the localizer sees per paper "
         "(TRACE §3.2 'bounded PDF text').",
+    )
+    per_paper_ratio: float = Field(
+        default=0.9,
+        ge=0,
+        le=1,
+        description="Engineering: a paper's further evidence items are kept only when they score "
+        "this fraction of its best item, since every extra item costs precision (TRACE §3.2).",
     )
 
 
@@ -536,6 +590,12 @@ class IntrAgentSettings(_Section):
         default=6000,
         ge=1,
         description="Engineering: a longer section is cut to this many characters.",
+    )
+    opening_chars: int = Field(
+        default=200,
+        ge=0,
+        description="Engineering: characters of each section's opening shown with its title to "
+        "the section ranker (IntrAgent, Section Ranking).",
     )
 
 
