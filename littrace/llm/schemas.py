@@ -12,15 +12,19 @@ Example:
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from littrace.schema import SourceType
 
 __all__ = [
+    "RESULT",
+    "Calculation",
     "Detail",
     "EvidenceItem",
+    "ExtractedFact",
     "PaperJudgement",
     "Plan",
     "ReadingAction",
@@ -30,10 +34,33 @@ __all__ = [
     "Synthesis",
     "TargetGroup",
     "Verification",
+    "first_number",
 ]
 
 Modality = Literal["text", "table", "figure", "equation", "algorithm", "citation"]
 Cell = str | int | float | bool | None
+Operation = Literal["difference", "ratio", "percentage", "percent_change", "sum", "mean"]
+RESULT = "<result>"  # where a synthesis answer takes the value computed in Python
+
+_NUMBER = re.compile(r"[-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)")
+# Operand counts of each operation: (fewest, most); None is unbounded.
+_ARITY: dict[str, tuple[int, int | None]] = {
+    "difference": (2, 2),
+    "ratio": (2, 2),
+    "percentage": (2, 2),
+    "percent_change": (2, 2),
+    "sum": (2, None),
+    "mean": (2, None),
+}
+
+
+def first_number(text: str) -> tuple[float, int] | None:
+    """The first number printed in ``text`` and its decimals (``"91.40 F1"`` -> (91.4, 2))."""
+    match = _NUMBER.search(text)
+    if match is None:
+        return None
+    printed = match.group(0).replace(",", "").replace("\u2212", "-")
+    return float(printed), len(printed.partition(".")[2])
 
 
 class _Output(BaseModel):
@@ -106,9 +133,13 @@ class Verification(_Output):
 
 
 class PaperJudgement(_Output):
-    """Lit3R reader stage 1: one candidate paper judged on its own chunks."""
+    """Lit3R reader stage 1 (§2.2.1): relevance, sufficiency and the supporting chunks."""
 
     relevant: bool
+    sufficient: bool = Field(
+        default=False,
+        description="The supporting chunks hold everything this paper contributes to the answer.",
+    )
     supporting_chunks: list[str] = Field(
         default_factory=list, description="Chunk identifiers that support the verdict."
     )
@@ -123,15 +154,71 @@ class EvidenceItem(_Output):
     object_id: str | None = Field(default=None, description="e.g. 'Table 4' as printed.")
 
 
+class ExtractedFact(_Output):
+    """Lit3R §2.2.2: one fact the answer needs, with its value, unit, paper and chunk."""
+
+    paper_id: str
+    chunk_id: str
+    quantity: str = Field(description="What the value measures, e.g. 'Lanternfish F1 on Quarry'.")
+    value: str = Field(default="", description="The number exactly as printed, e.g. '91.40'.")
+    unit: str = ""
+
+    @property
+    def number(self) -> tuple[float, int] | None:
+        """The value as a float with its printed decimals; None when it holds no number."""
+        return first_number(self.value)
+
+
+class Calculation(_Output):
+    """A calculation the answer needs, over facts by index; Python computes it, not the model.
+
+    difference a-b, ratio a/b, percentage 100*a/b, percent_change 100*(a-b)/b; sum, mean.
+    """
+
+    operation: Operation
+    operands: list[Annotated[int, Field(ge=0)]] = Field(
+        description="Indices into 'facts' (0-based), in the order the operation takes them."
+    )
+    decimals: Annotated[int, Field(ge=0, le=6)] | None = Field(
+        default=None, description="Digits after the point; null keeps the operands' precision."
+    )
+
+
 class Synthesis(_Output):
-    """Lit3R reader stage 2: the answer built from the accepted papers."""
+    """Lit3R reader stage 2 (§2.2.2): facts, an optional calculation, and the answer.
+
+    With a calculation, the answer writes ``<result>`` (:data:`RESULT`) where the computed
+    value goes, in the free text or a table cell.
+    """
 
     freeform: str | None = None
     multiple_choice: Annotated[str, Field(pattern=r"^[A-Z]$")] | None = None
     table_rows: list[dict[str, Cell]] | None = None
     papers: list[str] = Field(default_factory=list)
     evidence: list[EvidenceItem] = Field(default_factory=list)
+    facts: list[ExtractedFact] = Field(default_factory=list)
+    calculation: Calculation | None = None
     rationale: str = ""
+
+    @model_validator(mode="after")
+    def _calculation_fits(self) -> Synthesis:
+        calculation = self.calculation
+        if calculation is None:
+            return self
+        fewest, most = _ARITY[calculation.operation]
+        count = len(calculation.operands)
+        if count < fewest or (most is not None and count > most):
+            wanted = f"{fewest}" if fewest == most else f"at least {fewest}"
+            raise ValueError(f"{calculation.operation} takes {wanted} operands, got {count}")
+        for index in calculation.operands:
+            if index >= len(self.facts):
+                raise ValueError(f"operand {index} is not an index into facts")
+            if self.facts[index].number is None:
+                raise ValueError(f"facts[{index}].value holds no number")
+        cells = [str(cell) for row in self.table_rows or [] for cell in row.values()]
+        if not any(RESULT in text for text in [self.freeform or "", *cells]):
+            raise ValueError(f"a calculation needs {RESULT} in freeform or a table cell")
+        return self
 
 
 # --------------------------------------------------------------------------- IntrAgent
@@ -156,6 +243,9 @@ class Detail(_Output):
 
     found: bool
     details: str = ""
+    chunks: list[str] = Field(
+        default_factory=list, description="Identifiers of the passages the details come from."
+    )
 
 
 class Sufficiency(_Output):

@@ -60,7 +60,7 @@ SAMPLES: dict[str, tuple[dict[str, Value], type[BaseModel] | None]] = {
     "reading_action": (
         {
             "question": QUESTION,
-            "confidence": "balanced",
+            "termination_rule": "TERMINATE once an evaluation is sufficient.",
             "chunks_read": 1,
             "chunk_count": 5,
             "past_actions": ["GET_CHUNK", "GET_DETAIL"],

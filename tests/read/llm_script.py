@@ -1,0 +1,133 @@
+"""A scripted litellm provider routing replies by reader step (no network), and read fixtures.
+
+Each reader prompt is recognised by a phrase of its template, so a test scripts the replies of
+each step on its own (in order; the last one repeats) while the real LlmClient path runs:
+rendering, caching, JSON parsing, repair rounds and retries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# isort: off
+import littrace  # noqa: F401  (first: its bootstrap keeps litellm from fetching price maps)
+
+# isort: on
+import litellm
+import pytest
+from litellm.llms.custom_llm import CustomLLM
+
+from littrace.config import LlmSettings
+from littrace.corpus.model import Chunk, PaperRecord
+from littrace.llm import LlmClient
+from littrace.read.model import PaperContext, PaperReading
+from littrace.schema import Question
+
+Reply = str | Exception
+PROMPT_TOKENS, COMPLETION_TOKENS = 100, 20
+MARKERS = {
+    "read_paper": "judge one candidate paper on its own",
+    "synthesize": "answer the research question from the papers accepted",
+    "rank_sections": "Rank the sections by how likely",
+    "extract_detail": "Extract the information in the Knowledge Chunk",
+    "check_sufficiency": "Evaluate whether the details gathered so far",
+    "reading_action": "read the paper one Knowledge Chunk at a time",
+}
+
+
+@dataclass
+class Call:
+    step: str
+    messages: list[dict[str, str]]
+
+    @property
+    def prompt(self) -> str:
+        return self.messages[-1]["content"]
+
+    @property
+    def first_prompt(self) -> str:
+        """The step's own prompt (a repair round appends the reply and a repair message)."""
+        return next(m["content"] for m in self.messages if m["role"] == "user")
+
+
+@dataclass
+class RoutedProvider(CustomLLM):
+    """Replies per step from ``script``; every call is kept in ``calls``."""
+
+    script: dict[str, list[Reply]] = field(default_factory=dict)
+    calls: list[Call] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__()
+
+    def steps(self) -> list[str]:
+        return [call.step for call in self.calls]
+
+    def completion(self, *args: Any, **kwargs: Any) -> Any:
+        messages = [dict(message) for message in kwargs["messages"]]
+        first_user = next(m["content"] for m in messages if m["role"] == "user")
+        step = next(name for name, marker in MARKERS.items() if marker in first_user)
+        count = sum(call.step == step for call in self.calls)
+        self.calls.append(Call(step, messages))
+        replies = self.script[step]
+        reply = replies[min(count, len(replies) - 1)]
+        if isinstance(reply, Exception):
+            raise reply
+        response = kwargs["model_response"]
+        response.choices[0].message.content = reply
+        response.usage = litellm.Usage(
+            prompt_tokens=PROMPT_TOKENS,
+            completion_tokens=COMPLETION_TOKENS,
+            total_tokens=PROMPT_TOKENS + COMPLETION_TOKENS,
+        )
+        return response
+
+
+@pytest.fixture
+def provider(monkeypatch: pytest.MonkeyPatch) -> Iterator[RoutedProvider]:
+    routed = RoutedProvider()
+    monkeypatch.setattr(
+        litellm, "custom_provider_map", [{"provider": "scripted", "custom_handler": routed}]
+    )
+    yield routed
+
+
+def make_client(tmp_path: Path, max_retries: int = 1) -> LlmClient:
+    """A client on the scripted provider that retries without waiting."""
+    settings = LlmSettings(backend="litellm", model="scripted/test", max_retries=max_retries)
+    return LlmClient(settings, tmp_path / "llm_cache", sleep=lambda _: None)
+
+
+def question(text: str, **fields: Any) -> Question:
+    values: dict[str, Any] = {"answer_types": ["freeform"]} | fields
+    return Question(query_id="q1", benchmark="LitTraceQA", question=text, **values)
+
+
+def context(
+    paper_id: str,
+    chunks: list[tuple[str, str, str]],
+    pool: dict[str, float] | None = None,
+    title: str = "A paper",
+) -> PaperContext:
+    """A paper with body chunks ``(number, section, text)``; ``pool`` maps numbers to scores."""
+    paper = PaperRecord(paper_id, title, (), "", "ACL", 2023, True)
+    built = tuple(
+        Chunk(f"{paper_id}#{number}", paper_id, "body", index + 1, text, section)
+        for index, (number, section, text) in enumerate(chunks)
+    )
+    scores = {f"{paper_id}#{number}": score for number, score in (pool or {}).items()}
+    return PaperContext(paper, built, (), scores, 1)
+
+
+class ModelFree:
+    """A stand-in for the model-free reader that records that it was asked."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __call__(self, question: Question, plan: Any, context: PaperContext) -> PaperReading:
+        self.calls.append(context.paper_id)
+        return PaperReading(context.paper_id, True, False, 0.3, [], backend="heuristic")
