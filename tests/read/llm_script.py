@@ -86,8 +86,9 @@ class RoutedProvider(CustomLLM):
         return response
 
 
-@pytest.fixture
-def provider(monkeypatch: pytest.MonkeyPatch) -> Iterator[RoutedProvider]:
+@pytest.fixture(name="provider")
+def provider_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[RoutedProvider]:
+    """The scripted provider behind ``scripted/...`` models (import it to use ``provider``)."""
     routed = RoutedProvider()
     monkeypatch.setattr(
         litellm, "custom_provider_map", [{"provider": "scripted", "custom_handler": routed}]

@@ -13,7 +13,7 @@ from tests.read.llm_script import (
     RoutedProvider,
     context,
     make_client,
-    provider,  # noqa: F401  (fixture)
+    provider_fixture,  # noqa: F401  (the provider fixture)
     question,
 )
 
@@ -161,9 +161,7 @@ def test_conservative_stops_when_the_model_calls_it_conclusive(
     assert len(extracted_sections(provider)) == 1
 
 
-def test_aggressive_may_stop_before_sufficiency(
-    tmp_path: Path, provider: RoutedProvider
-) -> None:
+def test_aggressive_may_stop_before_sufficiency(tmp_path: Path, provider: RoutedProvider) -> None:
     provider.script |= {
         "rank_sections": [RANK],
         "extract_detail": [FOUND],

@@ -15,7 +15,7 @@ from tests.read.llm_script import (
     RoutedProvider,
     context,
     make_client,
-    provider,  # noqa: F401  (fixture)
+    provider_fixture,  # noqa: F401  (the provider fixture)
     question,
 )
 
@@ -102,9 +102,7 @@ def test_hopeless_replies_fall_back_to_the_model_free_reader(
 
     # Relevant, but supported by nothing that was shown: as unusable as invalid JSON.
     provider.script["read_paper"] = ['{"relevant": true, "supporting_chunks": ["p9#0001"]}']
-    reading = Lit3rReader(make_client(tmp_path / "b"), SETTINGS, fallback)(
-        QUESTION, Plan(), PAPER
-    )
+    reading = Lit3rReader(make_client(tmp_path / "b"), SETTINGS, fallback)(QUESTION, Plan(), PAPER)
     assert reading.backend == "heuristic" and fallback.calls == ["p1", "p1"]
     assert reading.steps[0]["fallback_reason"] == "relevant, but no shown chunk supports it"
 
