@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from littrace.corpus.model import Chunk, PaperObject, PaperRecord
+from littrace.corpus.model import Chunk, Citation, PaperObject, PaperRecord, Reference
 from littrace.llm.schemas import Plan
-from littrace.schema import Question
+from littrace.schema import Question, SourceType
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,9 @@ class PaperContext:
 
     ``chunks`` are all of the paper's chunks in document order; ``pool_scores`` maps the
     chunk ids the retriever put in the shared pool to their pool score (higher is better);
-    ``rank`` is the paper's 1-based position in the final candidate list.
+    ``rank`` is the paper's 1-based position in the final candidate list. ``references``
+    (the bibliography), ``citations`` (citing sentences) and ``pages`` (page number -> page
+    text) let the localizer point at a reference entry or the page a sentence is printed on.
     """
 
     paper: PaperRecord
@@ -36,6 +38,9 @@ class PaperContext:
     objects: tuple[PaperObject, ...]
     pool_scores: dict[str, float]
     rank: int
+    references: tuple[Reference, ...] = ()
+    citations: tuple[Citation, ...] = ()
+    pages: dict[int, str] = field(default_factory=dict)
 
     @property
     def paper_id(self) -> str:
@@ -44,7 +49,12 @@ class PaperContext:
 
 @dataclass
 class PaperReading:
-    """One paper judged on its own: is it relevant, is its evidence sufficient, and where."""
+    """One paper judged on its own: is it relevant, is its evidence sufficient, and where.
+
+    ``covers`` names the plan's target groups this paper is the subject of (the group's anchor
+    is in its title: the paper that introduces the named method), which selection uses to give
+    each group its own paper.
+    """
 
     paper_id: str
     relevant: bool
@@ -54,12 +64,70 @@ class PaperReading:
     details: list[str] = field(default_factory=list)
     backend: str = "heuristic"
     steps: list[dict[str, Any]] = field(default_factory=list)
+    covers: list[str] = field(default_factory=list)
 
 
 class PaperReader(Protocol):
     """A paper-local reading backend (model-free, Lit3R's LLM judge, or IntrAgent's loop)."""
 
     def __call__(self, question: Question, plan: Plan, context: PaperContext) -> PaperReading: ...
+
+
+@dataclass
+class EvidenceItem:
+    """One typed, located evidence candidate and what it was scored on."""
+
+    paper_id: str
+    source_type: SourceType
+    locator: dict[str, Any]
+    score: float
+    chunk_id: str = ""
+    bbox: list[float] | None = None
+    text: str = ""
+    reasons: list[str] = field(default_factory=list)
+
+    def submission(self) -> dict[str, Any]:
+        """The item as a submission ``evidence`` entry."""
+        return {
+            "paper_id": self.paper_id,
+            "source_type": self.source_type,
+            "locator": dict(self.locator),
+        }
+
+    def row(self, query_id: str) -> dict[str, Any]:
+        """The item as a row of the ``evidence`` table."""
+        locator = self.locator
+        object_id = next(
+            (
+                str(locator[name])
+                for name in ("table_id", "figure_id", "equation_id", "algorithm_id", "citation_id")
+                if name in locator
+            ),
+            None,
+        )
+        return {
+            "query_id": query_id,
+            "paper_id": self.paper_id,
+            "source_type": self.source_type,
+            "page": locator.get("page"),
+            "object_id": object_id,
+            "section": locator.get("section"),
+            "chunk_id": self.chunk_id or None,
+            "bbox": self.bbox,
+            "score": round(self.score, 6),
+        }
+
+
+@dataclass(frozen=True)
+class SynthesisInput:
+    """What cross-paper synthesis sees: the selected papers, their readings and evidence."""
+
+    question: Question
+    plan: Plan
+    papers: list[str]
+    contexts: dict[str, PaperContext]
+    readings: dict[str, PaperReading]
+    evidence: list[EvidenceItem]
 
 
 @dataclass(frozen=True)
@@ -85,3 +153,9 @@ class Synthesis:
     facts: list[Fact] = field(default_factory=list)
     backend: str = "heuristic"
     steps: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Synthesizer(Protocol):
+    """A cross-paper synthesis backend (model-free or Lit3R §2.2.2's LLM step)."""
+
+    def __call__(self, data: SynthesisInput) -> Synthesis: ...

@@ -1,0 +1,376 @@
+"""Answer LitTraceQA questions end to end: retrieve, read, select, localize, synthesize, write.
+
+Per question (:func:`answer_question`): the Lit3R retriever gives 50 candidates; each is read
+on its own (Lit3R §2.2.1, in parallel); selection decides which and how many papers the answer
+rests on (TRACE §3.1); the localizer points at typed evidence in them (TRACE §3.2); synthesis
+answers across them (Lit3R §2.2.2); and the record is checked against the official rules
+before it is kept (TRACE §3.4). The result is one JSON record with the submission line and the
+full trace.
+
+A question file (:func:`answer_questions`) becomes an ``answers`` artifact: ``submission.jsonl``
+(one line per input question, in input order), ``traces.jsonl`` and the ``candidates``,
+``evidence`` and ``predictions`` tables for the catalog. Finished questions are journaled in a
+partial directory keyed like the artifact, so an interrupted run resumes where it stopped.
+
+Example:
+    >>> artifact = answer_questions(Path("questions.jsonl"), settings)  # doctest: +SKIP
+    >>> artifact.path / SUBMISSION_FILE  # doctest: +SKIP
+    PosixPath('artifacts/answers/3f.../submission.jsonl')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from littrace.artifacts import Artifact, ArtifactKey, ArtifactStore, ArtifactWriter
+from littrace.checkpoint import QuestionJournal
+from littrace.config import Settings
+from littrace.corpus.model import (
+    Chunk,
+    Citation,
+    PaperObject,
+    Reference,
+    table_to_records,
+)
+from littrace.index.stage import IndexArtifacts, build_indexes, latest_artifact
+from littrace.read.backends import paper_reader, synthesizer
+from littrace.read.local import read_papers
+from littrace.read.localize import localize
+from littrace.read.model import PaperContext, PaperReader, SynthesisInput, Synthesizer
+from littrace.read.select import select_papers
+from littrace.read.writer import checked_record, record_errors, write_submission
+from littrace.retrieve.retriever import RetrievalResources, retrieve
+from littrace.schema import Question, read_jsonl
+
+STAGE = "answers"
+CODE_VERSION = "1"
+SUBMISSION_FILE = "submission.jsonl"
+TRACES_FILE = "traces.jsonl"
+PARTIAL_DIR = ".partial"
+SETTINGS_SECTIONS = ("retrieve", "relate", "read", "llm")
+
+ProgressCallback = Callable[[str, int, int], None]
+
+CANDIDATES_SCHEMA = pa.schema(
+    [
+        ("query_id", pa.string()),
+        ("rank", pa.int64()),
+        ("paper_id", pa.string()),
+        ("rank_a", pa.int64()),
+        ("rank_b", pa.int64()),
+        ("selected", pa.bool_()),
+    ]
+)
+EVIDENCE_SCHEMA = pa.schema(
+    [
+        ("query_id", pa.string()),
+        ("paper_id", pa.string()),
+        ("source_type", pa.string()),
+        ("page", pa.int64()),
+        ("object_id", pa.string()),
+        ("section", pa.string()),
+        ("chunk_id", pa.string()),
+        ("bbox", pa.list_(pa.float64())),
+        ("score", pa.float64()),
+    ]
+)
+PREDICTIONS_SCHEMA = pa.schema(
+    [
+        ("query_id", pa.string()),
+        ("answer_types", pa.list_(pa.string())),
+        ("answer_json", pa.string()),
+        ("papers", pa.list_(pa.string())),
+        ("fallback", pa.string()),
+        ("latency_s", pa.float64()),
+        ("llm_calls", pa.int64()),
+        ("llm_cost", pa.float64()),
+    ]
+)
+
+
+@dataclass
+class AnswerResources:
+    """Open retrieval resources plus every paper's chunks, objects, references and pages."""
+
+    retrieval: RetrievalResources
+    chunks: dict[str, tuple[Chunk, ...]]
+    objects: dict[str, tuple[PaperObject, ...]]
+    references: dict[str, tuple[Reference, ...]]
+    citations: dict[str, tuple[Citation, ...]]
+    pages: dict[str, dict[int, str]]
+    reader: PaperReader
+    synthesizer: Synthesizer
+
+    @classmethod
+    def open(cls, settings: Settings, corpus: Artifact, indexes: IndexArtifacts) -> AnswerResources:
+        """Open the indexes of ``corpus`` and group its tables by paper."""
+        retrieval = RetrievalResources.open(indexes, corpus, settings)
+        chunks: dict[str, list[Chunk]] = {}
+        for chunk in retrieval.chunks.values():
+            chunks.setdefault(chunk.paper_id, []).append(chunk)
+        pages: dict[str, dict[int, str]] = {}
+        for row in corpus.table("pages", ["paper_id", "page", "text"]).to_pylist():
+            pages.setdefault(row["paper_id"], {})[int(row["page"])] = row["text"]
+        return cls(
+            retrieval=retrieval,
+            chunks={p: tuple(sorted(cs, key=lambda c: c.chunk_id)) for p, cs in chunks.items()},
+            objects=_by_paper(table_to_records(corpus.table("objects"), PaperObject)),
+            references=_by_paper(table_to_records(corpus.table("references"), Reference)),
+            citations=_by_paper(table_to_records(corpus.table("citations"), Citation)),
+            pages=pages,
+            reader=paper_reader(settings, retrieval.client),
+            synthesizer=synthesizer(settings, retrieval.client),
+        )
+
+    def context(
+        self, paper_id: str, pool_scores: dict[str, float], rank: int
+    ) -> PaperContext | None:
+        """What a reader may see of one candidate; None for a paper not in the corpus."""
+        paper = self.retrieval.papers.get(paper_id)
+        if paper is None:
+            return None
+        chunks = self.chunks.get(paper_id, ())
+        return PaperContext(
+            paper=paper,
+            chunks=chunks,
+            objects=self.objects.get(paper_id, ()),
+            pool_scores={
+                c.chunk_id: pool_scores[c.chunk_id] for c in chunks if c.chunk_id in pool_scores
+            },
+            rank=rank,
+            references=self.references.get(paper_id, ()),
+            citations=self.citations.get(paper_id, ()),
+            pages=self.pages.get(paper_id, {}),
+        )
+
+
+def _by_paper(records: list[Any]) -> dict[str, tuple[Any, ...]]:
+    grouped: dict[str, list[Any]] = {}
+    for record in records:
+        grouped.setdefault(record.paper_id, []).append(record)
+    return {paper: tuple(items) for paper, items in grouped.items()}
+
+
+def _llm_records(value: Any) -> Iterator[dict[str, Any]]:
+    """Every CallRecord dump (a dict under an ``llm`` key) anywhere in a trace."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "llm" and isinstance(item, dict) and "prompt_tokens" in item:
+                yield item
+            else:
+                yield from _llm_records(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _llm_records(item)
+
+
+def llm_usage(trace: dict[str, Any]) -> dict[str, Any]:
+    """Calls (provider requests), tokens and cost of every LLM step recorded in ``trace``."""
+    records = list(_llm_records(trace))
+    return {
+        "calls": sum(int(r.get("attempts") or 0) for r in records),
+        "tokens": sum(
+            int(r.get("prompt_tokens") or 0) + int(r.get("completion_tokens") or 0) for r in records
+        ),
+        "cost": round(sum(float(r.get("cost_usd") or 0.0) for r in records), 6),
+    }
+
+
+def answer_question(
+    question: Question, resources: AnswerResources, settings: Settings
+) -> dict[str, Any]:
+    """Answer one question: ``{"query_id", "submission", "trace"}`` (plain JSON)."""
+    started = time.perf_counter()
+    result = retrieve(question, resources.retrieval, settings)
+    retrieved = time.perf_counter()
+    pool_scores = {chunk.chunk_id: chunk.score for chunk in result.pool.ranked_chunks()}
+    contexts = [
+        context
+        for rank, paper_id in enumerate(result.candidates[: settings.read.local.max_candidates], 1)
+        if (context := resources.context(paper_id, pool_scores, rank)) is not None
+    ]
+    readings = read_papers(
+        resources.reader, question, result.plan, contexts, settings.read.local.concurrency
+    )
+    selection = select_papers(result.plan, readings, settings.read.select)
+    by_id = {context.paper_id: context for context in contexts}
+    evidence = localize(question, result.plan, selection.papers, by_id, settings.read)
+    with_evidence = {item.paper_id for item in evidence}
+    papers = [p for p in selection.papers if p in with_evidence] or selection.papers
+    reading_of = {reading.paper_id: reading for reading in readings}
+    synthesis = resources.synthesizer(
+        SynthesisInput(question, result.plan, papers, by_id, reading_of, evidence)
+    )
+    record = {
+        "query_id": question.query_id,
+        "gold_papers": [{"paper_id": paper} for paper in papers],
+        "evidence": [item.submission() for item in evidence],
+        "answer": synthesis.answer,
+    }
+    submission, fallback = checked_record(record, question)
+    finished = time.perf_counter()
+    trace: dict[str, Any] = {
+        "query_id": question.query_id,
+        "question": question.model_dump(mode="json", exclude_none=True),
+        "retrieval": result.trace,
+        "readings": [asdict(reading) for reading in readings],
+        "selection": {"papers": selection.papers, "reasons": selection.reasons, "emitted": papers},
+        "evidence": [item.row(question.query_id) | {"reasons": item.reasons} for item in evidence],
+        "synthesis": {
+            "answer": synthesis.answer,
+            "papers": synthesis.papers,
+            "chunk_ids": synthesis.chunk_ids,
+            "facts": [asdict(fact) for fact in synthesis.facts],
+            "backend": synthesis.backend,
+            "steps": synthesis.steps,
+        },
+        "timings": {
+            "retrieve_s": round(retrieved - started, 4),
+            "read_s": round(finished - retrieved, 4),
+            "total_s": round(finished - started, 4),
+        },
+        "fallbacks": [fallback] if fallback else [],
+    }
+    trace["llm"] = llm_usage(trace)
+    return {"query_id": question.query_id, "submission": submission, "trace": trace}
+
+
+def read_questions(path: Path) -> list[Question]:
+    """The questions of ``path``; a bad or repeated line raises an error naming its line."""
+    questions = read_jsonl(path, Question)
+    seen: dict[str, int] = {}
+    for position, question in enumerate(questions, start=1):
+        if question.query_id in seen:
+            raise ValueError(
+                f"{path}: question {position} repeats query_id {question.query_id!r} "
+                f"(first at question {seen[question.query_id]})"
+            )
+        seen[question.query_id] = position
+    return questions
+
+
+def answers_key(
+    store: ArtifactStore, questions_path: Path, settings: Settings, indexes: IndexArtifacts
+) -> ArtifactKey:
+    """The artifact key: the question file's bytes, the answer settings and the indexes."""
+    content = hashlib.sha256(questions_path.read_bytes()).hexdigest()
+    return store.key(
+        STAGE,
+        code_version=CODE_VERSION,
+        inputs={
+            "questions": content,
+            **{f"index:{name}": artifact.hash for name, artifact in indexes.artifacts.items()},
+        },
+        config={section: settings.digest(section) for section in SETTINGS_SECTIONS},
+    )
+
+
+def answer_questions(
+    questions_path: Path,
+    settings: Settings,
+    *,
+    corpus: Artifact | None = None,
+    indexes: IndexArtifacts | None = None,
+    progress: ProgressCallback | None = None,
+) -> Artifact:
+    """Answer every question of ``questions_path`` into an ``answers`` artifact (resumable)."""
+    questions = read_questions(questions_path)
+    root = Path(settings.runtime.artifact_root)
+    corpus = corpus or latest_artifact(root, "corpus")
+    indexes = indexes or build_indexes(corpus, settings)
+    store = ArtifactStore(root)
+    key = answers_key(store, questions_path, settings, indexes)
+    existing = store.get(key)
+    if existing is not None:
+        return existing
+    partial = store.root / STAGE / PARTIAL_DIR / key.hash
+    journal = QuestionJournal(partial / "records.jsonl")
+    by_id = {question.query_id: question for question in questions}
+    opened: list[AnswerResources] = []
+
+    def work(query_id: str) -> dict[str, Any]:
+        if not opened:
+            assert corpus is not None and indexes is not None
+            opened.append(AnswerResources.open(settings, corpus, indexes))
+        return answer_question(by_id[query_id], opened[0], settings)
+
+    done = 0
+
+    def advance(query_id: str, reused: bool) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(query_id, done, len(questions))
+
+    records = journal.run(list(by_id), work, on_done=advance)
+    with store.writer(key) as writer:
+        _write_answers(writer.path, records, questions)
+        _write_tables(writer, records)
+    shutil.rmtree(partial, ignore_errors=True)
+    return writer.artifact
+
+
+def _write_answers(
+    directory: Path, records: list[dict[str, Any]], questions: list[Question]
+) -> None:
+    submissions = []
+    for record, question in zip(records, questions, strict=True):
+        submission, fallback = checked_record(record["submission"], question)
+        if fallback:
+            record["trace"]["fallbacks"].append(fallback)
+        assert not record_errors(submission, question)
+        submissions.append(submission)
+    write_submission(directory / SUBMISSION_FILE, submissions)
+    write_submission(directory / TRACES_FILE, (record["trace"] for record in records))
+
+
+def _write_tables(writer: ArtifactWriter, records: list[dict[str, Any]]) -> None:
+    candidates: list[dict[str, Any]] = []
+    evidence: list[dict[str, Any]] = []
+    predictions: list[dict[str, Any]] = []
+    for record in records:
+        trace, submission = record["trace"], record["submission"]
+        query_id = record["query_id"]
+        emitted = {paper["paper_id"] for paper in submission["gold_papers"]}
+        fused = {item["paper_id"]: item for item in trace["retrieval"].get("fused", [])}
+        for rank, paper_id in enumerate(trace["retrieval"].get("candidates", []), start=1):
+            item = fused.get(paper_id, {})
+            candidates.append(
+                {
+                    "query_id": query_id,
+                    "rank": rank,
+                    "paper_id": paper_id,
+                    "rank_a": item.get("rank_a"),
+                    "rank_b": item.get("rank_b"),
+                    "selected": paper_id in emitted,
+                }
+            )
+        evidence.extend(
+            {name: row[name] for name in EVIDENCE_SCHEMA.names}
+            for row in trace["evidence"]
+            if row["paper_id"] in emitted
+        )
+        predictions.append(
+            {
+                "query_id": query_id,
+                "answer_types": trace["question"]["answer_types"],
+                "answer_json": json.dumps(submission["answer"], ensure_ascii=False, sort_keys=True),
+                "papers": [paper["paper_id"] for paper in submission["gold_papers"]],
+                "fallback": "; ".join(trace["fallbacks"]) or None,
+                "latency_s": trace["timings"]["total_s"],
+                "llm_calls": trace["llm"]["calls"],
+                "llm_cost": trace["llm"]["cost"],
+            }
+        )
+    writer.write_table("candidates", candidates, CANDIDATES_SCHEMA)
+    writer.write_table("evidence", evidence, EVIDENCE_SCHEMA)
+    writer.write_table("predictions", predictions, PREDICTIONS_SCHEMA)

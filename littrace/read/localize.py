@@ -1,0 +1,216 @@
+"""The evidence localizer (TRACE §3.2), independent of the answerer.
+
+For every selected paper it scores typed candidates against the question:
+
+* tables, figures, equations and algorithms (``PaperObject``) by their caption, text and the
+  sentence that introduces them on their page; the locator carries the page of the body and
+  the printed id in the scorer's form (``"Table 4"``, ``"Equation 3"``, ``"Algorithm 1"``);
+* body sentences (``text_span`` with page and section), placed on the page that prints them;
+* citing sentences (``citation_context`` with the page and the reference number as bare
+  digits) and bibliography entries (the page of the entry), the latter when the question is
+  about a reference itself ("reference [11]", "reference number").
+
+A candidate scores its weighted term coverage of the question, without the terms of the
+paper's own title (they identify the paper, not the place), plus bonuses for an object the
+question names, a modality the plan asks for, and a passage holding one of the answer options.
+Candidates are de-duplicated under the scorer's coarse key
+(:func:`littrace.evaluate.official.evidence_key`); each paper keeps its best item and the
+items within ``read.evidence.per_paper_ratio`` of it, every selected paper keeps at least one
+(closure), and the list is cut to ``read.evidence.max_items``.
+
+Example:
+    >>> items = localize(question, plan, ["p1"], contexts, settings.read)  # doctest: +SKIP
+    >>> items[0].submission()  # doctest: +SKIP
+    {'paper_id': 'p1', 'source_type': 'table', 'locator': {'page': 4, 'table_id': 'Table 1'}}
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from littrace.config import ReadSettings
+from littrace.corpus.model import PaperObject
+from littrace.evaluate.official import evidence_key
+from littrace.llm.schemas import Plan
+from littrace.read.heuristic import question_weights
+from littrace.read.model import EvidenceItem, PaperContext
+from littrace.read.text import contains_phrase, coverage, norm, sentences, terms
+from littrace.schema import Question, SourceType
+
+# Bonuses added to a candidate's term coverage (in [0, 1]).
+NAMED_OBJECT_BONUS = 1.0  # the question prints the object's id ("Figure 2")
+MODALITY_BONUS = 0.2  # the plan asks for this kind of evidence
+OPTION_BONUS = 0.3  # the passage holds one of the multiple-choice options
+REFERENCE_BONUS = 0.5  # the question is about a bibliography entry
+INTRO_CHARS = 300  # text before an object on its page that introduces it
+_MODALITY = {
+    "table": "table",
+    "figure": "figure",
+    "equation": "equation",
+    "algorithm": "algorithm",
+}
+_REFERENCE_QUESTION = re.compile(r"\breference(?:s)?\b|\[\d+\]", re.IGNORECASE)
+
+
+def object_locator(obj: PaperObject) -> tuple[SourceType, dict[str, Any]]:
+    """The submission source type and locator of a table, figure, equation or algorithm."""
+    if obj.kind == "table":
+        return "table", {"page": obj.page, "table_id": obj.scorer_id}
+    if obj.kind == "figure":
+        return "figure", {"page": obj.page, "figure_id": obj.scorer_id}
+    if obj.kind == "equation":
+        return "equation_algorithm", {"page": obj.page, "equation_id": obj.scorer_id}
+    return "equation_algorithm", {"page": obj.page, "algorithm_id": obj.scorer_id}
+
+
+def bare_label(label: str) -> str:
+    """A reference label as the scorer wants it: the digits of ``"[24]"`` -> ``"24"``."""
+    match = re.search(r"\d+[a-z]?", label)
+    return match.group(0) if match else label.strip()
+
+
+def _intro(context: PaperContext, obj: PaperObject) -> str:
+    page = context.pages.get(obj.page, "")
+    head = obj.text.splitlines()[0] if obj.text else ""
+    at = page.find(head) if head else -1
+    return page[max(0, at - INTRO_CHARS) : at] if at > 0 else ""
+
+
+def _page_of(context: PaperContext, sentence: str, default: int) -> int:
+    needle = norm(sentence)[:80]
+    if needle:
+        for page, text in sorted(context.pages.items()):
+            if needle in norm(text):
+                return page
+    return default
+
+
+def _local_weights(question: Question, plan: Plan, context: PaperContext) -> dict[str, float]:
+    title = set(terms(context.paper.title))
+    weights = question_weights(question, plan, 1.0)
+    return {term: w for term, w in weights.items() if term not in title} or weights
+
+
+def _options(question: Question) -> list[str]:
+    return [option.text for option in question.multiple_choice_options or []]
+
+
+def _holds_option(text: str, options: list[str]) -> bool:
+    return any(contains_phrase(text, option) for option in options)
+
+
+def paper_candidates(question: Question, plan: Plan, context: PaperContext) -> list[EvidenceItem]:
+    """Every scored evidence candidate of one paper, best first."""
+    weights = _local_weights(question, plan, context)
+    options = _options(question)
+    wanted = set(plan.modalities)
+    about_references = bool(_REFERENCE_QUESTION.search(question.question))
+    chunk_of_object = {c.object_id: c for c in context.chunks if c.object_id}
+    items: list[EvidenceItem] = []
+
+    def add(item: EvidenceItem, text: str, modality: str) -> None:
+        if modality in wanted:
+            item.score += MODALITY_BONUS
+            item.reasons.append(f"modality {modality}")
+        if options and _holds_option(text, options):
+            item.score += OPTION_BONUS
+            item.reasons.append("holds an option")
+        items.append(item)
+
+    for obj in context.objects:
+        source_type, locator = object_locator(obj)
+        text = f"{obj.caption}\n{obj.text}\n{_intro(context, obj)}"
+        item = EvidenceItem(context.paper_id, source_type, locator, coverage(weights, text))
+        chunk = chunk_of_object.get(obj.object_id)
+        if chunk is not None:
+            item.chunk_id = chunk.chunk_id
+        item.bbox = [float(x) for x in obj.bbox]
+        item.text = text
+        if contains_phrase(question.question, obj.scorer_id):
+            item.score += NAMED_OBJECT_BONUS
+            item.reasons.append(f"question names {obj.scorer_id}")
+        add(item, text, _MODALITY[obj.kind])
+
+    for chunk in context.chunks:
+        if chunk.type != "body":
+            continue
+        for sentence in sentences(chunk.text):
+            locator = {"page": _page_of(context, sentence, chunk.page)}
+            if chunk.section:
+                locator["section"] = chunk.section
+            item = EvidenceItem(
+                context.paper_id,
+                "text_span",
+                locator,
+                coverage(weights, sentence),
+                chunk.chunk_id,
+                text=sentence,
+            )
+            add(item, sentence, "text")
+
+    titles = {ref.label: ref.title for ref in context.references}
+    for citation in context.citations:
+        for label in citation.labels:
+            text = f"{citation.sentence}\n{titles.get(label, '')}"
+            locator = {"page": citation.page, "citation_id": bare_label(label)}
+            if citation.section:
+                locator["section"] = citation.section
+            item = EvidenceItem(
+                context.paper_id, "citation_context", locator, coverage(weights, text), text=text
+            )
+            item.bbox = [float(x) for x in citation.bbox] if citation.bbox else None
+            add(item, text, "citation")
+
+    for ref in context.references:
+        label = bare_label(ref.label)
+        locator = {"page": ref.page, "section": "References", "citation_id": label}
+        item = EvidenceItem(
+            context.paper_id, "citation_context", locator, coverage(weights, ref.raw), text=ref.raw
+        )
+        if about_references:
+            item.score += REFERENCE_BONUS
+            item.reasons.append("question is about a reference")
+        if re.search(rf"\[{re.escape(label)}\]|reference {re.escape(label)}\b", question.question):
+            item.score += NAMED_OBJECT_BONUS
+            item.reasons.append(f"question names reference {label}")
+        add(item, ref.raw, "citation")
+
+    items.sort(key=lambda item: -item.score)
+    return items
+
+
+def localize(
+    question: Question,
+    plan: Plan,
+    papers: list[str],
+    contexts: dict[str, PaperContext],
+    settings: ReadSettings,
+) -> list[EvidenceItem]:
+    """Typed evidence for the selected ``papers``, ranked, de-duplicated, capped and closed."""
+    config = settings.evidence
+    firsts: list[EvidenceItem] = []
+    seconds: list[EvidenceItem] = []
+    for paper_id in papers:
+        context = contexts.get(paper_id)
+        if context is None:
+            continue
+        seen: set[tuple[str, str, str, str]] = set()
+        kept: list[EvidenceItem] = []
+        for item in paper_candidates(question, plan, context):
+            key = evidence_key(item.submission())
+            if key in seen:
+                continue
+            seen.add(key)
+            if not kept or (
+                item.score >= config.per_paper_ratio * kept[0].score and item.score > 0
+            ):
+                kept.append(item)
+            else:
+                break
+        if kept:
+            firsts.append(kept[0])
+            seconds.extend(kept[1:])
+    # Closure first: each paper's best item goes in before any paper's second one.
+    ranked = firsts + sorted(seconds, key=lambda item: -item.score)
+    return ranked[: config.max_items]

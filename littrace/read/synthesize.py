@@ -1,0 +1,381 @@
+"""Model-free cross-paper synthesis (Lit3R §2.2.2 without a model).
+
+From the selected papers it extracts facts (table cells with their row and column, numbers
+in the localized sentences) and answers:
+
+* a **value** the question asks for: the table cell whose row label is the entity the question
+  names (other than the paper's own subject, unless nothing else matches) and whose header
+  is a column the question names;
+* a **calculation** when the question asks for a gap ("by how many points ... than the
+  strongest baseline"): the subject's cell minus the best other row of that column, in Python,
+  printed with the table's precision;
+* a **comparison** across papers ("which of A, B and C ... the largest/best ..."): each
+  option's value from its own paper, then the maximum or the minimum;
+* **multiple choice**: the option equal to the computed value (numbers compared numerically
+  at the option's printed precision), else the option best supported by the evidence: present
+  in a passage, weighted by how much of the question the passage covers, or next in an ordered
+  figure listing for "which X follows Y"; only labels that exist;
+* **freeform**: the chosen option's text, else the computed value, else the first author of a
+  referenced entry, else the best-supported short span of the best evidence sentence;
+* **tables** through :mod:`littrace.read.tables`.
+
+Example:
+    >>> synthesis = synthesize(data)  # doctest: +SKIP
+    >>> synthesis.answer  # doctest: +SKIP
+    {'freeform': {'text': '41.2'}, 'multiple_choice': {'gold': 'A'}}
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from littrace.corpus.model import PaperObject
+from littrace.read.heuristic import question_weights
+from littrace.read.model import Fact, PaperContext, Synthesis, SynthesisInput
+from littrace.read.tables import (
+    CellMatch,
+    cell_fact,
+    find_cell,
+    label_terms,
+    lookup_cell,
+    paper_tables,
+    subject_terms,
+    table_rows,
+)
+from littrace.read.text import (
+    contains_phrase,
+    coverage,
+    decimals,
+    norm,
+    numbers,
+    parse_value,
+    same_number,
+    sentences,
+    terms,
+)
+from littrace.schema import Question
+
+_GAP = re.compile(
+    r"\bby how (?:many|much)\b|\bdifference\b|\bgap\b|\bmargin\b|\bhow many points\b", re.I
+)
+_MAX = re.compile(r"\b(?:largest|most|highest|best|greatest|biggest|maximum|longest)\b", re.I)
+_MIN = re.compile(r"\b(?:smallest|fewest|lowest|least|minimum|shortest|worst)\b", re.I)
+_LOWER_BETTER = re.compile(
+    r"lower is better|\b(?:error|loss|mse|mae|wer|cer|perplexity|latency|rmse)\b", re.I
+)
+_HIGHER_BETTER = re.compile(r"higher is better", re.I)
+_FOLLOWS = re.compile(r"\b(?:follows?|after|next)\b", re.I)
+_COUNT = re.compile(r"\bhow many (?:subfigures|panels|sub-figures|subplots)\b", re.I)
+_PANEL = re.compile(r"\(([a-z])\)")
+_FIRST_AUTHOR = re.compile(r"\bfirst author\b", re.I)
+_AUTHOR = re.compile(r"^\s*\[?[^\]]*\]\s*([^,.]+(?:\.[^,.]+)?)")
+
+
+@dataclass(frozen=True)
+class Value:
+    """A computed answer value, printed as the source prints it, and what it came from."""
+
+    text: str
+    number: float | None
+    facts: tuple[Fact, ...]
+    how: str
+
+
+def _format(value: float, places: int) -> str:
+    return f"{value:.{places}f}"
+
+
+def _column_values(obj: PaperObject, column: str) -> list[tuple[str, str]]:
+    header = obj.cells[0]
+    if column not in header:
+        return []
+    j = header.index(column)
+    return [(row[0], row[j]) for row in obj.cells[1:] if len(row) > j]
+
+
+def _lower_is_better(question: Question, obj: PaperObject | None) -> bool:
+    caption = obj.caption if obj else ""
+    if _HIGHER_BETTER.search(caption):
+        return False
+    return bool(_LOWER_BETTER.search(caption) or _LOWER_BETTER.search(question.question))
+
+
+def gap_value(question: Question, context: PaperContext) -> Value | None:
+    """Subject row minus the best other row of the asked column, when the question asks a gap."""
+    if not _GAP.search(question.question):
+        return None
+    subject = subject_terms(context)
+    for obj in paper_tables(context):
+        own = next((row for row in obj.cells[1:] if row and label_terms(row[0]) <= subject), None)
+        if own is None:
+            continue
+        match = lookup_cell(obj.cells, own[0], question.question)
+        if match is None:
+            continue
+        others = [
+            (row, parse_value(value))
+            for row, value in _column_values(obj, match.column)
+            if row != own[0]
+        ]
+        numbers_only = [(row, value) for row, value in others if value is not None]
+        own_value = parse_value(match.value)
+        if not numbers_only or own_value is None:
+            continue
+        pick = min if _lower_is_better(question, obj) else max
+        row, best = pick(numbers_only, key=lambda item: item[1] or 0.0)
+        assert best is not None
+        places = max(
+            decimals(match.value), *(decimals(v) for _, v in _column_values(obj, match.column))
+        )
+        facts = (
+            cell_fact(context, obj, match),
+            cell_fact(context, obj, CellMatch(_format(best, places), row, match.column, 1.0)),
+        )
+        gap = abs(own_value - best)
+        return Value(_format(gap, places), gap, facts, f"|{own[0]} - {row}| in {obj.scorer_id}")
+    return None
+
+
+def cell_value(
+    question: Question, context: PaperContext, entity: str | None = None
+) -> Value | None:
+    """The asked table cell of one paper as a value."""
+    found = find_cell(question.question, context, entity)
+    if found is None:
+        return None
+    obj, match = found
+    return Value(
+        match.value.replace("%", "").strip(),
+        parse_value(match.value),
+        (cell_fact(context, obj, match),),
+        f"{obj.scorer_id} row {match.row!r} column {match.column!r}",
+    )
+
+
+def sentence_value(question: Question, data: SynthesisInput, context: PaperContext) -> Value | None:
+    """The number in the paper's sentence that best covers the question (without its subject)."""
+    weights = question_weights(question, data.plan, 1.0)
+    subject = subject_terms(context)
+    weights = {t: w for t, w in weights.items() if t not in subject} or weights
+    best: tuple[float, str, str] | None = None
+    for chunk in context.chunks:
+        if chunk.type != "body":
+            continue
+        for sentence in sentences(chunk.text):
+            if not numbers(sentence):
+                continue
+            score = coverage(weights, sentence)
+            if best is None or score > best[0]:
+                best = (score, sentence, chunk.chunk_id)
+    if best is None or best[0] <= 0:
+        return None
+    found = numbers(best[1])[-1]
+    fact = Fact(context.paper_id, best[2], best[1], found.value, found.unit)
+    return Value(found.text.replace("%", "").strip(), found.value, (fact,), "sentence number")
+
+
+def _paper_of(option: str, data: SynthesisInput) -> PaperContext | None:
+    for paper_id in data.papers:
+        context = data.contexts.get(paper_id)
+        if context and contains_phrase(context.paper.title, option):
+            return context
+    return None
+
+
+def comparison(question: Question, data: SynthesisInput) -> tuple[str, list[Fact], str] | None:
+    """Option label of the extreme value when each option names one selected paper."""
+    options = question.multiple_choice_options or []
+    wants_max, wants_min = (
+        bool(_MAX.search(question.question)),
+        bool(_MIN.search(question.question)),
+    )
+    if not options or not (wants_max or wants_min):
+        return None
+    values: list[tuple[str, float, Value]] = []
+    for option in options:
+        context = _paper_of(option.text, data)
+        if context is None:
+            continue
+        value = cell_value(question, context, option.text) or sentence_value(
+            question, data, context
+        )
+        if value is not None and value.number is not None:
+            values.append((option.label, value.number, value))
+    if len(values) < 2:
+        return None
+    lower = wants_min or ("best" in question.question.lower() and _lower_is_better(question, None))
+    pick = min if lower else max
+    label, _, value = pick(values, key=lambda item: item[1])
+    facts = [fact for _, _, v in values for fact in v.facts]
+    return label, facts, f"{'min' if lower else 'max'} over {len(values)} options ({value.how})"
+
+
+def _passages(data: SynthesisInput) -> list[tuple[str, float]]:
+    weights = question_weights(data.question, data.plan, 1.0)
+    found: list[tuple[str, float]] = []
+    for item in data.evidence:
+        found.append((item.text, item.score))
+    for paper_id in data.papers:
+        context = data.contexts.get(paper_id)
+        reading = data.readings.get(paper_id)
+        if context is None or reading is None:
+            continue
+        chunks = {c.chunk_id: c for c in context.chunks}
+        for chunk_id in reading.chunk_ids:
+            chunk = chunks.get(chunk_id)
+            if chunk is not None:
+                found.append((chunk.text, coverage(weights, chunk.text)))
+    return found
+
+
+def _successor(question: Question, data: SynthesisInput) -> str | None:
+    """For "which X follows Y": the line after Y in a located figure's listing."""
+    if not _FOLLOWS.search(question.question):
+        return None
+    for item in data.evidence:
+        lines = [line.strip() for line in item.text.splitlines() if line.strip()]
+        for i, line in enumerate(lines[:-1]):
+            if contains_phrase(question.question, line) and len(terms(line)) >= 1:
+                return lines[i + 1]
+    return None
+
+
+def _panel_count(question: Question, data: SynthesisInput) -> str | None:
+    if not _COUNT.search(question.question):
+        return None
+    for item in data.evidence:
+        if item.source_type == "figure":
+            panels = set(_PANEL.findall(item.text))
+            if panels:
+                return str(len(panels))
+    return None
+
+
+def option_support(question: Question, data: SynthesisInput) -> dict[str, float]:
+    """Each option's evidence support: best covering passage that holds it."""
+    passages = _passages(data)
+    support: dict[str, float] = {}
+    for option in question.multiple_choice_options or []:
+        support[option.label] = max(
+            (score for text, score in passages if contains_phrase(text, option.text)),
+            default=0.0,
+        )
+    return support
+
+
+def _match_option(question: Question, value: Value | str) -> str | None:
+    text = value.text if isinstance(value, Value) else value
+    number = value.number if isinstance(value, Value) else parse_value(value)
+    options = question.multiple_choice_options or []
+    for option in options:
+        if norm(option.text) == norm(text):
+            return option.label
+    if number is not None:
+        for option in options:
+            if same_number(number, option.text):
+                return option.label
+    return None
+
+
+def first_author(data: SynthesisInput) -> str | None:
+    """The first author as printed in the best located bibliography entry."""
+    if not _FIRST_AUTHOR.search(data.question.question):
+        return None
+    for item in data.evidence:
+        if item.source_type == "citation_context" and item.locator.get("section") == "References":
+            match = _AUTHOR.match(item.text)
+            if match:
+                author = re.split(r"\s+and\s+", match.group(1))[0].strip()
+                return author or None
+    return None
+
+
+def answer_span(question: Question, data: SynthesisInput) -> str | None:
+    """The best-supported short span of the best evidence sentence: its longest run of words
+    the question does not contain, preferring runs with digits or names."""
+    asked = set(terms(question.question))
+    for paper_id in data.papers:
+        context = data.contexts.get(paper_id)
+        if context:
+            asked |= subject_terms(context)
+    for item in sorted(data.evidence, key=lambda item: -item.score):
+        if item.source_type not in ("text_span", "citation_context"):
+            continue
+        words = item.text.rstrip(".").split()
+        runs: list[list[str]] = [[]]
+        for i, word in enumerate(words):
+            key = terms(word)
+            if not key or key[0] in asked or (i == 0 and word[:1].isupper()):
+                runs.append([])
+            else:
+                runs[-1].append(word)
+        spans = [" ".join(run).strip(",;:") for run in runs if run]
+        if spans:
+            return max(
+                spans,
+                key=lambda s: (bool(re.search(r"\d|[A-Z]", s)), len(s.split())),
+            )
+    return None
+
+
+def synthesize(data: SynthesisInput) -> Synthesis:
+    """The model-free answer for ``data`` (see the module doc)."""
+    question = data.question
+    types = question.answer_types
+    answer: dict[str, Any] = {}
+    facts: list[Fact] = []
+    steps: list[dict[str, Any]] = []
+    value: Value | None = None
+    for paper_id in data.papers[:1]:
+        context = data.contexts.get(paper_id)
+        if context is not None:
+            value = gap_value(question, context) or cell_value(question, context)
+    if value is not None:
+        facts.extend(value.facts)
+        steps.append({"step": "value", "value": value.text, "how": value.how})
+
+    if "table" in types and question.table_schema:
+        rows, row_facts, how = table_rows(data)
+        facts.extend(row_facts)
+        answer["table"] = {"rows": rows}
+        steps.append({"step": "table", "rows": len(rows), "how": how})
+
+    chosen: str | None = None
+    if "multiple_choice" in types and question.multiple_choice_options:
+        how = ""
+        compared = comparison(question, data)
+        if compared is not None:
+            chosen, compared_facts, how = compared
+            facts.extend(compared_facts)
+        for special, name in ((_successor, "successor"), (_panel_count, "panel count")):
+            if chosen is None:
+                found = special(question, data)
+                chosen = _match_option(question, found) if found else None
+                how = name if chosen else how
+        if chosen is None and value is not None:
+            chosen = _match_option(question, value)
+            how = "computed value" if chosen else how
+        support = option_support(question, data)
+        if chosen is None:
+            order = [option.label for option in question.multiple_choice_options]
+            chosen = max(order, key=lambda label: (support[label], -order.index(label)))
+            how = "evidence support"
+        answer["multiple_choice"] = {"gold": chosen}
+        steps.append({"step": "multiple_choice", "chosen": chosen, "how": how, "support": support})
+
+    if "freeform" in types:
+        options = {o.label: o.text for o in question.multiple_choice_options or []}
+        text = (
+            options.get(chosen or "")
+            or (value.text if value else None)
+            or first_author(data)
+            or answer_span(question, data)
+            or ""
+        )
+        answer["freeform"] = {"text": text}
+        steps.append({"step": "freeform", "text": text})
+
+    chunk_ids = list(dict.fromkeys(f.chunk_id for f in facts if f.chunk_id))
+    return Synthesis(answer, list(data.papers), chunk_ids, facts, "heuristic", steps)

@@ -1,0 +1,295 @@
+"""Table answers (TRACE §3.3) and the table-cell lookups the synthesizer shares.
+
+The row entity is the schema's key column(s). When the question lists its entities
+(``plan.rows``) the row ledger is fixed to them; when the key column names papers, each
+selected paper is a row; otherwise the rows are the row labels of the selected paper's best
+matching table. Every other column is filled per row from its source paper: detected table
+cells first (row label against the entity, header against the column name), then the
+localizer's best item for that column (a printed object id such as ``"Equation 3"``, a
+reference number, or a number in the passage). Rows are keyed by the normalised row key,
+complementary cells of one key are merged, all-null rows dropped and every value typed
+(numbers as JSON numbers without units or ``%``, null only when missing).
+
+Example:
+    >>> cells = (("Method", "SciDocs-S"), ("BM25", "31.2"), ("SparseSieve", "41.2%"))
+    >>> lookup_cell(cells, "SparseSieve", "nDCG@10 on SciDocs-S")
+    CellMatch(value='41.2%', row='SparseSieve', column='SciDocs-S', score=1.0)
+    >>> typed_value("41.2%", "number"), typed_value("yes", "boolean")
+    (41.2, True)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from littrace.corpus.model import PaperObject
+from littrace.read.localize import paper_candidates
+from littrace.read.model import Fact, PaperContext, SynthesisInput
+from littrace.read.text import contains_phrase, coverage, norm, numbers, parse_value, terms
+from littrace.schema import TableColumn
+
+Cells = tuple[tuple[str, ...], ...]
+_TRUE = {"yes", "true", "y", "1", "✓", "x"}
+_FALSE = {"no", "false", "n", "0", "✗", "-"}
+_SYNONYMS = {"w/o": "without", "w/": "with"}
+
+
+def label_terms(text: str) -> set[str]:
+    """Terms of a row label or header, with "w/o" read as "without"."""
+    return {_SYNONYMS.get(term, term) for term in terms(text.replace("w/o ", "w/o "))}
+
+
+def match_share(label: str, query_terms: set[str]) -> float:
+    """The share of ``label``'s terms that ``query_terms`` contains (0 for an empty label)."""
+    own = label_terms(label)
+    return len(own & query_terms) / len(own) if own else 0.0
+
+
+@dataclass(frozen=True)
+class CellMatch:
+    """A table cell chosen for a (row entity, column description) pair."""
+
+    value: str
+    row: str
+    column: str
+    score: float
+
+
+def lookup_cell(cells: Cells, entity: str, column: str) -> CellMatch | None:
+    """The cell whose row label best matches ``entity`` and header best matches ``column``.
+
+    A row must match with at least half of its label's terms; the header with at least one
+    term; the best product of the two shares wins.
+    """
+    if len(cells) < 2:
+        return None
+    header = cells[0]
+    entity_terms = label_terms(entity)
+    column_terms = label_terms(column)
+    best: CellMatch | None = None
+    for row in cells[1:]:
+        if not row:
+            continue
+        row_score = match_share(row[0], entity_terms)
+        exact = norm(row[0]) == norm(entity)
+        if row_score < 0.5 and not exact:
+            continue
+        for j in range(1, min(len(row), len(header))):
+            col_score = match_share(header[j], column_terms)
+            if col_score <= 0:
+                continue
+            score = (1.0 if exact else row_score) * col_score
+            if best is None or score > best.score:
+                best = CellMatch(row[j], row[0], header[j], round(score, 6))
+    return best
+
+
+def typed_value(raw: Any, column_type: str) -> Any:
+    """``raw`` as the schema's type: a number without units, a bool, a string; else None."""
+    if raw is None:
+        return None
+    if column_type == "number":
+        if isinstance(raw, bool):
+            return None
+        if isinstance(raw, int | float):
+            return raw
+        found = numbers(str(raw))
+        return found[0].value if found else None
+    if column_type == "boolean":
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        return True if text in _TRUE else False if text in _FALSE else None
+    text = str(raw).strip()
+    return text or None
+
+
+def best_table_cell(
+    objects: tuple[PaperObject, ...], entity: str, column: str
+) -> tuple[PaperObject, CellMatch] | None:
+    """Over a paper's detected tables, the best :func:`lookup_cell` match."""
+    found: tuple[PaperObject, CellMatch] | None = None
+    for obj in objects:
+        if obj.kind != "table" or not obj.cells:
+            continue
+        match = lookup_cell(obj.cells, entity, column)
+        if match and (found is None or match.score > found[1].score):
+            found = (obj, match)
+    return found
+
+
+def subject_terms(context: PaperContext) -> set[str]:
+    return set(terms(context.paper.title))
+
+
+def paper_tables(context: PaperContext) -> list[PaperObject]:
+    return [obj for obj in context.objects if obj.kind == "table" and obj.cells]
+
+
+def cell_fact(context: PaperContext, obj: PaperObject, match: CellMatch) -> Fact:
+    chunk = next((c.chunk_id for c in context.chunks if c.object_id == obj.object_id), "")
+    number = parse_value(match.value)
+    return Fact(
+        context.paper_id,
+        chunk,
+        match.value,
+        number,
+        "%" if "%" in match.value else "",
+        match.row,
+        f"{obj.scorer_id}: {match.column}",
+    )
+
+
+def find_cell(
+    question_text: str, context: PaperContext, entity: str | None = None
+) -> tuple[PaperObject, CellMatch] | None:
+    """The table cell the question asks for in one paper (see the module doc)."""
+    subject = subject_terms(context)
+    query = set(terms(question_text))
+    entities = [entity] if entity else [" ".join(query - subject), question_text]
+    for wanted in entities:
+        best: tuple[PaperObject, CellMatch] | None = None
+        for obj in paper_tables(context):
+            match = lookup_cell(obj.cells, wanted, question_text)
+            caption = coverage(dict.fromkeys(query, 1.0), obj.caption)
+            if match is None:
+                continue
+            ranked = (match.score, caption)
+            if best is None or ranked > (
+                best[1].score,
+                coverage(dict.fromkeys(query, 1.0), best[0].caption),
+            ):
+                best = (obj, match)
+        if best is not None:
+            return best
+    return None
+
+
+def assemble_rows(
+    schema: list[TableColumn],
+    entities: list[tuple[str, dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """Typed rows from ``(row key, raw values by column)`` pairs, merged per normalised key.
+
+    Complementary cells of one key are merged (the first non-null value wins), rows whose
+    non-key cells are all null are dropped, and every row has exactly the schema's columns.
+    """
+    keys = [column.name for column in schema if column.is_row_key] or [schema[0].name]
+    merged: dict[str, dict[str, Any]] = {}
+    for key_text, raw in entities:
+        typed = {c.name: typed_value(raw.get(c.name), c.type) for c in schema}
+        for name in keys:
+            if typed[name] is None:
+                typed[name] = typed_value(key_text, _type_of(schema, name))
+        row_key = norm(" ".join(str(typed[name]) for name in keys))
+        held = merged.setdefault(row_key, dict.fromkeys(typed))
+        for name, value in typed.items():
+            if held[name] is None:
+                held[name] = value
+    return [
+        row
+        for row in merged.values()
+        if any(row[c.name] is not None for c in schema if c.name not in keys)
+    ]
+
+
+def _type_of(schema: list[TableColumn], name: str) -> str:
+    return next(column.type for column in schema if column.name == name)
+
+
+_PAPER_KEY = re.compile(r"\b(?:paper|title|article|work)\b", re.I)
+_OBJECT_WORDS = {
+    "equation": "equation_id",
+    "table": "table_id",
+    "figure": "figure_id",
+    "algorithm": "algorithm_id",
+    "reference": "citation_id",
+    "citation": "citation_id",
+}
+
+
+def _row_ledger(data: SynthesisInput, key: TableColumn) -> list[tuple[str, PaperContext | None]]:
+    contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
+    if data.plan.rows:
+        return [
+            (
+                entity,
+                next((c for c in contexts if contains_phrase(c.paper.title, entity)), None)
+                or (contexts[0] if len(contexts) == 1 else None),
+            )
+            for entity in data.plan.rows
+        ]
+    if _PAPER_KEY.search(key.name):
+        return [(context.paper.title, context) for context in contexts]
+    if not contexts:
+        return []
+    # One paper, rows not listed: the row labels of its table that best fits the question.
+    context = contexts[0]
+    query = dict.fromkeys(terms(data.question.question), 1.0)
+    tables = paper_tables(context)
+    if not tables:
+        return []
+    best = max(tables, key=lambda obj: coverage(query, f"{obj.caption} {' '.join(obj.cells[0])}"))
+    return [(row[0], context) for row in best.cells[1:] if row and row[0].strip()]
+
+
+def _located_value(
+    data: SynthesisInput, context: PaperContext, column: TableColumn
+) -> tuple[Any, Fact | None]:
+    """A column value from the localizer's best item of the paper for this column."""
+    question = data.question.model_copy(
+        update={"question": f"{data.question.question} {column.name}"}
+    )
+    field_name = next(
+        (name for word, name in _OBJECT_WORDS.items() if word in column.name.lower()), None
+    )
+    for item in paper_candidates(question, data.plan, context):
+        if field_name is not None and field_name not in item.locator:
+            continue
+        if field_name is not None:
+            raw = str(item.locator[field_name])
+        else:
+            found = numbers(item.text) if column.type == "number" else []
+            raw = found[-1].text if found else item.text
+        fact = Fact(
+            context.paper_id, item.chunk_id, item.text, parse_value(raw), "", "", column.name
+        )
+        return raw, fact
+    return None, None
+
+
+def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], str]:
+    """The typed rows of a table answer, the facts they rest on, and how the rows were chosen."""
+    schema = data.question.table_schema or []
+    keys = [c for c in schema if c.is_row_key] or schema[:1]
+    ledger = _row_ledger(data, keys[0])
+    facts: list[Fact] = []
+    entities: list[tuple[str, dict[str, Any]]] = []
+    for entity, context in ledger:
+        raw: dict[str, Any] = {keys[0].name: entity}
+        for column in schema:
+            if column in keys or context is None:
+                continue
+            found = best_table_cell(context.objects, entity, column.name)
+            if found is not None and column.type == "number":
+                obj, match = found
+                raw[column.name] = match.value
+                facts.append(cell_fact(context, obj, match))
+                continue
+            raw[column.name], fact = _located_value(data, context, column)
+            if fact is not None:
+                facts.append(fact)
+        entities.append((entity, raw))
+    how = (
+        "listed rows"
+        if data.plan.rows
+        else "paper rows"
+        if _PAPER_KEY.search(keys[0].name)
+        else "table rows"
+    )
+    rows = assemble_rows(schema, entities)
+    if not rows:
+        rows = [dict.fromkeys(c.name for c in schema)]
+    return rows, facts, how

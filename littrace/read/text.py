@@ -1,0 +1,200 @@
+"""Word-level text matching shared by the model-free reader, localizer and synthesizer.
+
+Terms are lower-cased tokens that keep inner hyphens, dots, slashes and ``@`` (``scidocs-s``,
+``ndcg@10``, ``1e-4``), minus English function words. Weighted term coverage is how much of a
+question a passage contains; :func:`numbers` reads the numeric values printed in a passage.
+
+Example:
+    >>> terms("What nDCG@10 does SparseSieve achieve on SciDocs-S?")
+    ['ndcg@10', 'sparsesieve', 'achieve', 'scidocs-s']
+    >>> terms("models trained")
+    ['model', 'train']
+    >>> coverage({"batch": 1.0, "size": 1.0, "adam": 2.0}, "The batch size is 256.")
+    0.5
+    >>> [n.value for n in numbers("lr 3e-4, 42.8% and 1,024")]
+    [0.0003, 42.8, 1024.0]
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-./@][a-z0-9]+)*")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])|\n+")
+_NUMBER = re.compile(
+    r"(?<![\w.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+−]?\d+)?(?P<unit>\s?%)?"
+)
+STOPWORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "according",
+        "across",
+        "after",
+        "all",
+        "also",
+        "among",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "each",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "how",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "many",
+        "much",
+        "of",
+        "on",
+        "one",
+        "or",
+        "other",
+        "per",
+        "reach",
+        "reached",
+        "reaches",
+        "reported",
+        "that",
+        "the",
+        "their",
+        "them",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "under",
+        "using",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "with",
+        "within",
+        "would",
+        "we",
+        "our",
+    ]
+)
+
+
+def stem(token: str) -> str:
+    """A light suffix strip so that "trained", "training" and "trains" meet."""
+    if len(token) > 4 and token.isalpha():
+        for suffix in ("ing", "ed", "es", "s"):
+            if token.endswith(suffix) and len(token) - len(suffix) >= 3:
+                return token[: -len(suffix)]
+    return token
+
+
+def terms(text: str) -> list[str]:
+    """Content terms of ``text`` in order (repeats kept), lightly stemmed."""
+    return [stem(t) for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+
+
+def norm(text: str) -> str:
+    """Lower-cased terms joined by single spaces: the form phrases are compared in."""
+    return " ".join(_TOKEN.findall(text.lower()))
+
+
+def contains_phrase(text: str, phrase: str) -> bool:
+    """Whether ``phrase`` occurs in ``text`` as whole words, ignoring case and punctuation."""
+    needle = norm(phrase)
+    return bool(needle) and f" {needle} " in f" {norm(text)} "
+
+
+def coverage(weights: Mapping[str, float], text: str) -> float:
+    """The weighted share of ``weights``' terms that occur in ``text`` (0 for no terms)."""
+    total = sum(weights.values())
+    if total <= 0:
+        return 0.0
+    present = set(terms(text))
+    return sum(w for term, w in weights.items() if term in present) / total
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut at sentence ends and line breaks; empty pieces dropped."""
+    return [piece.strip() for piece in _SENTENCE_END.split(text) if piece.strip()]
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """A number printed in a passage: its value, ``%`` if it had one, and where it was."""
+
+    value: float
+    unit: str
+    start: int
+    end: int
+    text: str
+
+
+def numbers(text: str) -> list[Number]:
+    """Every number in ``text``; thousands separators and a trailing ``%`` are understood."""
+    found = []
+    for match in _NUMBER.finditer(text):
+        raw = match.group(0)
+        unit = "%" if match.group("unit") else ""
+        digits = raw.replace("%", "").replace(",", "").replace("−", "-").strip()
+        try:
+            value = float(digits)
+        except ValueError:
+            continue
+        if math.isfinite(value):
+            found.append(Number(value, unit, match.start(), match.end(), raw.strip()))
+    return found
+
+
+def parse_value(text: str) -> float | None:
+    """The number ``text`` is, if it is one number (units like ``%`` allowed), else None."""
+    found = numbers(text)
+    if len(found) != 1:
+        return None
+    rest = (text[: found[0].start] + text[found[0].end :]).strip()
+    return found[0].value if len(rest) <= 3 else None
+
+
+def decimals(printed: str) -> int:
+    """Digits after the decimal point of a printed number (``"42.80"`` -> 2)."""
+    match = re.search(r"\.(\d+)", printed)
+    return len(match.group(1)) if match else 0
+
+
+def same_number(value: float, printed: str) -> bool:
+    """Whether ``value`` is the number ``printed``, once rounded to its printed precision."""
+    target = parse_value(printed)
+    if target is None:
+        return False
+    digits = decimals(printed)
+    return math.isclose(round(value, digits), target, abs_tol=0.5 * 10**-digits * 1e-6) or (
+        math.isclose(value, target, rel_tol=1e-9, abs_tol=1e-12)
+    )
