@@ -374,3 +374,25 @@ def _write_tables(writer: ArtifactWriter, records: list[dict[str, Any]]) -> None
     writer.write_table("candidates", candidates, CANDIDATES_SCHEMA)
     writer.write_table("evidence", evidence, EVIDENCE_SCHEMA)
     writer.write_table("predictions", predictions, PREDICTIONS_SCHEMA)
+
+
+def commit_answers(
+    key: ArtifactKey, questions: list[Question], records: list[dict[str, Any]], settings: Settings
+) -> Artifact:
+    """The answers artifact ``key`` (see :func:`answers_key`), written from ``records`` (one
+    :func:`answer_question` record per question, in question order) unless it exists already.
+
+    For orchestrators that answer questions elsewhere, e.g. one Prefect task per question.
+
+    Example:
+        >>> commit_answers(key, questions, records, settings).tables  # doctest: +SKIP
+        ('candidates', 'evidence', 'predictions')
+    """
+    store = ArtifactStore(settings.runtime.artifact_root)
+    existing = store.get(key)
+    if existing is not None:
+        return existing
+    with store.writer(key) as writer:
+        _write_answers(writer.path, records, questions)
+        _write_tables(writer, records)
+    return writer.artifact
