@@ -15,16 +15,39 @@ from __future__ import annotations
 
 from littrace.config import Settings
 from littrace.llm.client import LlmClient
-from littrace.read.heuristic import HeuristicReader
-from littrace.read.model import PaperReader, Synthesizer
+from littrace.read.heuristic import HeuristicReader, covered_groups
+from littrace.read.intragent import IntrAgentReader
+from littrace.read.lit3r import Lit3rReader
+from littrace.read.model import PaperReader, Synthesis, SynthesisInput, Synthesizer
 from littrace.read.synthesize import synthesize
+from littrace.read.synthesize_llm import synthesize_llm
 
 
 def paper_reader(settings: Settings, client: LlmClient | None) -> PaperReader:
     """The paper-local reader for ``settings.read`` (model-free without a client)."""
-    return HeuristicReader(settings.read.local)
+    model_free = HeuristicReader(settings.read.local)
+    if settings.read.backend != "llm" or client is None:
+        return model_free
+    reader = IntrAgentReader if settings.read.reader == "intragent" else Lit3rReader
+    return reader(client, settings.read, model_free, covers=covered_groups)
 
 
 def synthesizer(settings: Settings, client: LlmClient | None) -> Synthesizer:
     """The cross-paper synthesis step for ``settings.read`` (model-free without a client)."""
-    return synthesize
+    if settings.read.backend != "llm" or client is None:
+        return synthesize
+    llm_client = client
+
+    def synthesize_with_llm(data: SynthesisInput) -> Synthesis:
+        readings = [data.readings[paper] for paper in data.papers if paper in data.readings]
+        return synthesize_llm(
+            data.question,
+            data.plan,
+            readings,
+            data.contexts,
+            llm_client,
+            settings.read,
+            lambda: synthesize(data),
+        )
+
+    return synthesize_with_llm

@@ -57,7 +57,7 @@ from littrace.config import ReadSettings
 from littrace.corpus.model import Chunk
 from littrace.llm import LlmClient, render
 from littrace.llm.schemas import Detail, Plan, ReadingAction, SectionRanking, Sufficiency
-from littrace.read.lit3r import judgement_score
+from littrace.read.lit3r import Covers, judgement_score
 from littrace.read.model import PaperContext, PaperReader, PaperReading
 from littrace.read.passages import llm_step, passage
 from littrace.schema import Question
@@ -120,13 +120,21 @@ def paper_sections(context: PaperContext, section_chars: int) -> list[ReadingSec
 class IntrAgentReader:
     """A :class:`~littrace.read.model.PaperReader` running IntrAgent's loop on each paper.
 
-    ``fallback`` is the model-free reader, used when no extraction call succeeds.
+    ``fallback`` is the model-free reader, used when no extraction call succeeds;
+    ``covers(question, plan, title)`` names the target groups a paper is the subject of.
     """
 
-    def __init__(self, client: LlmClient, settings: ReadSettings, fallback: PaperReader) -> None:
+    def __init__(
+        self,
+        client: LlmClient,
+        settings: ReadSettings,
+        fallback: PaperReader,
+        covers: Covers | None = None,
+    ) -> None:
         self.client = client
         self.settings = settings
         self.fallback = fallback
+        self.covers = covers
 
     def ranking_messages(
         self, question: Question, sections: list[ReadingSection]
@@ -201,6 +209,7 @@ class IntrAgentReader:
             details=details,
             backend=BACKEND,
             steps=steps,
+            covers=self.covers(question, plan, context.paper.title) if self.covers else [],
         )
 
     # ------------------------------------------------------------------ steps

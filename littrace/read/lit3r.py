@@ -31,6 +31,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from littrace.config import ReadSettings
@@ -40,9 +41,11 @@ from littrace.read.model import PaperContext, PaperReader, PaperReading
 from littrace.read.passages import answer_text, best_chunks, llm_step, passage
 from littrace.schema import Question
 
-__all__ = ["BACKEND", "Lit3rReader", "judgement_score", "render_paper"]
+__all__ = ["BACKEND", "Covers", "Lit3rReader", "judgement_score", "render_paper"]
 
 BACKEND = "lit3r"
+# The target groups a paper is the subject of, from the question, the plan and its title.
+Covers = Callable[[Question, Plan, str], list[str]]
 
 
 def judgement_score(relevant: bool, sufficient: bool) -> float:
@@ -65,13 +68,21 @@ def render_paper(context: PaperContext, settings: ReadSettings, question: Questi
 class Lit3rReader:
     """A :class:`~littrace.read.model.PaperReader` asking the model to judge each paper.
 
-    ``fallback`` is the model-free reader, used when the model's reply is unusable.
+    ``fallback`` is the model-free reader, used when the model's reply is unusable;
+    ``covers(question, plan, title)`` names the target groups a paper is the subject of.
     """
 
-    def __init__(self, client: LlmClient, settings: ReadSettings, fallback: PaperReader) -> None:
+    def __init__(
+        self,
+        client: LlmClient,
+        settings: ReadSettings,
+        fallback: PaperReader,
+        covers: Covers | None = None,
+    ) -> None:
         self.client = client
         self.settings = settings
         self.fallback = fallback
+        self.covers = covers
 
     def messages(self, question: Question, context: PaperContext) -> list[dict[str, str]]:
         """The exact messages sent for ``context`` (``littrace prompt`` shows them too)."""
@@ -123,6 +134,7 @@ class Lit3rReader:
             chunk_ids=chunk_ids if relevant else [],
             backend=BACKEND,
             steps=[step],
+            covers=self.covers(question, plan, context.paper.title) if self.covers else [],
         )
 
     def _fall_back(

@@ -6,8 +6,11 @@ from pathlib import Path
 
 from litellm.exceptions import Timeout
 
-from littrace.config import ReadSettings
+from littrace.config import ReadSettings, Settings
 from littrace.llm.schemas import Plan
+from littrace.read.backends import paper_reader
+from littrace.read.heuristic import HeuristicReader, covered_groups
+from littrace.read.intragent import IntrAgentReader
 from littrace.read.lit3r import Lit3rReader
 from littrace.read.passages import best_chunks
 from tests.read.llm_script import (
@@ -118,3 +121,14 @@ def test_irrelevant_paper_keeps_no_chunks(tmp_path: Path, provider: RoutedProvid
         0.0,
         [],
     )
+
+
+def test_backend_dispatch_wraps_the_model_free_reader(tmp_path: Path) -> None:
+    values = {"llm": {"backend": "litellm", "model": "scripted/test"}, "read": {"backend": "llm"}}
+    client = make_client(tmp_path)
+    assert isinstance(paper_reader(Settings.model_validate(values), client), Lit3rReader)
+    values["read"]["reader"] = "intragent"
+    reader = paper_reader(Settings.model_validate(values), client)
+    assert isinstance(reader, IntrAgentReader)
+    assert isinstance(reader.fallback, HeuristicReader) and reader.covers is covered_groups
+    assert isinstance(paper_reader(Settings(), None), HeuristicReader)

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from littrace.config import ReadSettings
+from littrace.config import ReadSettings, Settings
 from littrace.llm.schemas import Plan
-from littrace.read.model import PaperReading, Synthesis
+from littrace.read.backends import synthesizer
+from littrace.read.model import PaperReading, Synthesis, SynthesisInput
 from littrace.read.synthesize_llm import CalculationError, calculate, synthesize_llm
 from littrace.schema import MultipleChoiceOption, TableColumn
 from tests.read.llm_script import (
@@ -199,3 +200,22 @@ def test_table_rows_keep_the_schema_columns(tmp_path: Path, provider: RoutedProv
     assert synthesis.answer == {
         "table": {"rows": [{"parser": "Lanternfish", "F1": 91.4}, {"parser": "gap", "F1": 3.3}]}
     }
+
+
+def test_backend_dispatch_falls_back_to_model_free_synthesis(
+    tmp_path: Path, provider: RoutedProvider
+) -> None:
+    values = {"llm": {"backend": "litellm", "model": "scripted/test"}, "read": {"backend": "llm"}}
+    synthesize = synthesizer(Settings.model_validate(values), make_client(tmp_path))
+    readings = {reading.paper_id: reading for reading in READINGS}
+    data = SynthesisInput(GAP, Plan(), ["p1"], CONTEXTS, readings, [])
+
+    provider.script["synthesize"] = [reply()]
+    synthesis = synthesize(data)
+    assert synthesis.backend == "lit3r"
+    assert "[p2#0001]" not in provider.calls[0].prompt  # only the selected papers are shown
+
+    provider.script["synthesize"] = ["{}"]  # freeform is required: hopeless after the repair
+    synthesis = synthesizer(Settings.model_validate(values), make_client(tmp_path / "b"))(data)
+    assert synthesis.backend == "heuristic"  # the model-free synthesis, with the reason first
+    assert synthesis.steps[0]["fallback_reason"].startswith("invalid output after repair")
