@@ -1,16 +1,17 @@
-"""The ``pipeline`` flow: ingest → index → (answer) → evaluate, each stage a subflow.
+"""The ``pipeline`` flow: ingest → index → answer → evaluate, each stage a subflow.
 
 All stages share one run id (lineage groups by it) and the same config, profile and
-overrides. The answer stage does not exist yet: its slot is marked below, and until it
-lands the pipeline evaluates a ``submission`` given as a parameter, if any. With
-``demo=True`` it first writes the synthetic corpus into ``<artifact_root>/demo/`` and uses
-its pool, PDFs, questions and gold (the ``pipeline/demo`` deployment).
+overrides. Given ``questions``, the answer stage answers them with the corpus just ingested
+(its submission goes to ``<artifact_root>/submissions/<split>.jsonl``); given ``gold`` too,
+the evaluate stage scores that submission. With ``demo=True`` it first writes the synthetic
+corpus into ``<artifact_root>/demo/`` and uses its pool, PDFs, questions and gold, under the
+split name ``demo`` (the ``pipeline/demo`` deployment).
 
 Example:
     >>> from flows.pipeline import pipeline_flow
     >>> summary = pipeline_flow(demo=True, demo_papers=6, profile="test")  # doctest: +SKIP
-    >>> summary["stages"]  # doctest: +SKIP
-    {'ingest': 'built', 'index': 'built', 'answer': 'missing', 'evaluate': 'skipped'}
+    >>> summary["stages"], summary["evaluate"]["composite_score"]  # doctest: +SKIP
+    ({'ingest': 'built', 'index': 'built', 'answer': 'built', 'evaluate': 'built'}, 0.52)
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from prefect import flow, get_run_logger
+from prefect import flow
 
+from flows.answer import answer_flow
 from flows.common import publish, run_id_for, run_settings
 from flows.evaluate import evaluate_flow
 from flows.index import index_flow
@@ -30,6 +32,7 @@ from tasks.synth import generate_demo_corpus
 __all__ = ["DEMO_DIR", "pipeline_flow"]
 
 DEMO_DIR = "demo"
+DEMO_SPLIT = "demo"
 DEMO_QUESTIONS_PER_PAPER = 0.6  # the synthetic generator's default ratio (30 per 50 papers)
 
 
@@ -37,14 +40,13 @@ def _status(statuses: list[str]) -> str:
     return "cached" if all(status == "cached" for status in statuses) else "built"
 
 
-@flow(name="pipeline", description="Ingest → index → (answer) → evaluate, as subflows.")
+@flow(name="pipeline", description="Ingest → index → answer → evaluate, as subflows.")
 def pipeline_flow(
     pool: Path | None = None,
     pdfs: Path | None = None,
     questions: Path | None = None,
     gold: Path | None = None,
-    submission: Path | None = None,
-    split: str = "validation",
+    split: str | None = None,
     demo: bool = False,
     demo_papers: int = 20,
     config: Path | None = None,
@@ -52,10 +54,10 @@ def pipeline_flow(
     overrides: dict[str, Any] | None = None,
     run_id: str | None = None,
 ) -> dict[str, Any]:
-    """Run every stage on ``pool``/``pdfs`` (or the demo corpus) and, given ``gold`` and a
-    submission, score it; returns each stage's summary and status."""
+    """Run every stage on ``pool``/``pdfs`` (or the demo corpus): answer ``questions`` if
+    given (as split ``split``, default ``validation``, ``demo`` for the demo) and score the
+    submission against ``gold`` if given; returns each stage's summary and status."""
     clock = time.perf_counter()
-    logger = get_run_logger()
     settings = run_settings(config, profile, overrides)
     run = run_id_for(run_id, settings)
     stage_options: dict[str, Any] = {
@@ -72,27 +74,26 @@ def pipeline_flow(
             max(1, round(demo_papers * DEMO_QUESTIONS_PER_PAPER)),
         )
         pool, pdfs, questions, gold = synth.pool, synth.pdf_dir, synth.questions, synth.gold
+    split = split or (DEMO_SPLIT if demo else "validation")
 
     ingested = ingest_flow(pool=pool, pdfs=pdfs, **stage_options)
     indexed = index_flow(corpus=ingested["artifact"], **stage_options)
 
-    # ── answer stage: the slot ───────────────────────────────────────────────────────────
-    # When flows/answer.py lands, it goes here and fills `submission` for evaluation:
-    #     answered = answer_flow(questions=questions, corpus=indexed["corpus"], split=split,
-    #                            **stage_options)
-    #     submission = Path(answered["submission"])  # in run_folder(settings, run, split)
-    # and the "answer" entry of `stages` below reports its status.
-    if questions is not None and submission is None:
-        logger.warning("no answer stage yet: the questions in %s are not answered", questions)
+    answered = None
+    if questions is not None:
+        answered = answer_flow(
+            split=split, questions=questions, corpus=indexed["corpus"], **stage_options
+        )
 
     evaluated = None
-    if gold is not None and submission is not None:
+    if gold is not None and answered is not None:
+        submission = Path(answered["run_submission"])
         evaluated = evaluate_flow(gold=gold, submission=submission, split=split, **stage_options)
 
     stages = {
         "ingest": ingested["status"],
         "index": _status([index["status"] for index in indexed["indexes"].values()]),
-        "answer": "missing",
+        "answer": answered["status"] if answered else "skipped",
         "evaluate": evaluated["status"] if evaluated else "skipped",
     }
     seconds = round(time.perf_counter() - clock, 2)
@@ -114,6 +115,7 @@ def pipeline_flow(
         "stages": stages,
         "ingest": ingested,
         "index": indexed,
+        "answer": answered,
         "evaluate": evaluated,
         "seconds": seconds,
     }

@@ -9,8 +9,10 @@ Deployments (the same ones ``prefect.yaml`` declares for ``prefect deploy`` to a
   (default ``0 3 * * *``, UTC);
 * ``ingest/default``: ingest the configured pool;
 * ``pipeline/demo``: the synthetic demo corpus end to end, into ``<artifact_root>/demo/``;
-* ``answer/test``, ``answer/validation``: reserved for the answer stage (see
-  :func:`deployment_specs`).
+* ``answer/test``: answer the test split (``runtime.splits.test``) with the latest corpus and
+  write ``<artifact_root>/submissions/test.jsonl``;
+* ``answer/validation``: answer the validation split the same way and score it against its
+  gold.
 
 Each deployment runs with the profile, config file and artifact root ``serve`` was given,
 and loads the settings again on every run. The task tag ``llm`` gets a concurrency limit of
@@ -20,7 +22,7 @@ Example:
     >>> from flows.serve import serve_deployments
     >>> serve_deployments(load_settings("cpu"), profile="cpu")  # doctest: +SKIP
     littrace: Prefect UI at http://127.0.0.1:4200
-    $ prefect deployment run 'pipeline/demo'
+    $ prefect deployment run 'answer/test'
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from prefect.schedules import Cron
 from prefect.settings import PREFECT_API_URL, PREFECT_HOME, temporary_settings
 from prefect.types.entrypoint import EntrypointType
 
+from flows.answer import answer_flow
 from flows.index import index_flow
 from flows.ingest import ingest_flow
 from flows.pipeline import pipeline_flow
@@ -96,10 +99,18 @@ def deployment_specs(settings: Settings) -> list[DeploymentSpec]:
             "Generate the synthetic demo corpus and run it end to end.",
             {"demo": True},
         ),
-        # The answer stage's deployments go here when flows/answer.py lands:
-        #   DeploymentSpec(answer_flow, "test", "Answer the test split.", {"split": "test"}),
-        #   DeploymentSpec(answer_flow, "validation", "Answer and score the validation split.",
-        #                  {"split": "validation"}),
+        DeploymentSpec(
+            answer_flow,
+            "test",
+            "Answer the test split and write its submission.",
+            {"split": "test"},
+        ),
+        DeploymentSpec(
+            answer_flow,
+            "validation",
+            "Answer the validation split and score it against the gold.",
+            {"split": "validation"},
+        ),
     ]
 
 

@@ -1,0 +1,164 @@
+"""Prefect tasks of the answer stage: one task run per question, then the answers artifact.
+
+Thin wrappers over :mod:`littrace.answer`. The answers artifact's key follows from the
+question file, the settings and the index hashes alone (:func:`answer_keys`), so the flow
+knows it, and whether it is built already, before any question is answered:
+
+* :func:`answer_question_task` answers one question (mapped, so a Dask cluster spreads the
+  questions over its workers). Each process opens the indexes, encoder and corpus tables once
+  (:func:`open_resources`) and reuses them for every question it gets. Its cache key is the
+  answers artifact's hash plus the question, so an interrupted run resumes: questions that
+  finished are answered from Prefect's cache.
+* :func:`commit_answers_task` writes the answers artifact from the records; its cache key is
+  the artifact's hash, so a rerun with nothing changed completes from cache without mapping a
+  single question.
+
+Tasks that call an LLM carry the tag ``llm`` (:func:`answer_task_for`), whose concurrency
+limit (``littrace serve`` sets it to ``llm.concurrency``) holds across all workers.
+
+Example:
+    >>> keys = answer_keys(Path("questions.jsonl"), corpus_hash, indexes, settings)  # doctest: +SKIP
+    >>> answer = for_run(answer_task_for(settings), settings)  # doctest: +SKIP
+    >>> runner.map(answer, {"question": questions, "keys": unmapped(keys), ...})  # doctest: +SKIP
+    >>> commit_answers_task(questions, records, keys, settings, run_id)["artifact"]  # doctest: +SKIP
+    '5be1f0...'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from prefect import Task, task
+from prefect.context import TaskRunContext
+
+from littrace.answer import (
+    AnswerResources,
+    answer_question,
+    answers_key,
+    commit_answers,
+)
+from littrace.artifacts import Artifact, ArtifactKey, ArtifactStore, Catalog, LineageRecord
+from littrace.config import Settings
+from littrace.index.stage import IndexArtifacts
+from littrace.schema import Question
+from tasks.common import (
+    LLM_TAG,
+    RETRY_OPTIONS,
+    artifact_cache_key,
+    ensure_produced,
+    load_artifact,
+)
+
+__all__ = [
+    "AnswerKeys",
+    "answer_keys",
+    "answer_question_task",
+    "answer_task_for",
+    "commit_answers_task",
+    "open_resources",
+    "question_cache_key",
+]
+
+
+@dataclass(frozen=True)
+class AnswerKeys:
+    """What one answer run reads (the corpus and index hashes) and the answers artifact key."""
+
+    corpus: str
+    indexes: dict[str, str]
+    answers: ArtifactKey
+
+
+def answer_keys(
+    questions: Path, corpus: str, indexes: IndexArtifacts, settings: Settings
+) -> AnswerKeys:
+    """The keys of an answer run over ``questions`` with the corpus ``corpus`` (a hash) and
+    its built ``indexes``."""
+    store = ArtifactStore(settings.runtime.artifact_root, catalog=False)
+    return AnswerKeys(
+        corpus,
+        {name: artifact.hash for name, artifact in indexes.artifacts.items()},
+        answers_key(store, questions, settings, indexes),
+    )
+
+
+def _load(root: Path, stage: str, digest: str) -> Artifact:
+    artifact = load_artifact(root, (stage, digest))
+    if artifact is None:
+        raise LookupError(f"answer: no {stage} artifact {digest[:16]} under {root}")
+    return artifact
+
+
+_resources: dict[tuple[str, ...], AnswerResources] = {}
+_resources_lock = threading.Lock()
+
+
+def open_resources(keys: AnswerKeys, settings: Settings) -> AnswerResources:
+    """This process's open resources for ``keys`` (opened on first use, then reused).
+
+    Opening starts the JVM, loads the encoder and reads the corpus tables: seconds that
+    would otherwise be paid per question. Only the latest set is kept, so a long-lived worker
+    that moves on to a new corpus frees the old one.
+    """
+    root = Path(settings.runtime.artifact_root)
+    identity = (str(root), keys.corpus, keys.answers.hash, settings.digest())
+    with _resources_lock:
+        if identity not in _resources:
+            _resources.clear()
+            indexes = {name: _load(root, name, digest) for name, digest in keys.indexes.items()}
+            _resources[identity] = AnswerResources.open(
+                settings, _load(root, "corpus", keys.corpus), IndexArtifacts(indexes)
+            )
+        return _resources[identity]
+
+
+def question_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
+    """``answers-<hash>-<digest of the query id>``: one record per question of one artifact."""
+    keys: AnswerKeys = parameters["keys"]
+    question: Question = parameters["question"]
+    # Hashed: a query id is free text, and the key names a file in the result storage.
+    query = hashlib.sha256(question.query_id.encode("utf-8")).hexdigest()[:16]
+    return f"{keys.answers.stage}-{keys.answers.hash}-{query}"
+
+
+@task(
+    name="answer-question",
+    task_run_name="answer-{question.query_id}",
+    cache_key_fn=question_cache_key,
+    **RETRY_OPTIONS,
+)
+def answer_question_task(
+    question: Question, keys: AnswerKeys, settings: Settings
+) -> dict[str, Any]:
+    """Answer one question: ``{"query_id", "submission", "trace"}``."""
+    return answer_question(question, open_resources(keys, settings), settings)
+
+
+def answer_task_for(settings: Settings) -> Task[..., dict[str, Any]]:
+    """:func:`answer_question_task` as ``settings`` run it: tagged ``llm`` when an LLM backend
+    is configured, so the tag's concurrency limit bounds the questions calling it at once."""
+    tags = {LLM_TAG} if settings.llm.backend != "none" else set()
+    return answer_question_task.with_options(tags=tags)
+
+
+@task(name="commit-answers", cache_key_fn=artifact_cache_key, **RETRY_OPTIONS)
+def commit_answers_task(
+    questions: list[Question],
+    records: list[dict[str, Any]],
+    settings: Settings,
+    run_id: str,
+    key: ArtifactKey,
+) -> dict[str, Any]:
+    """Write (or find) the answers artifact ``key`` from per-question ``records`` and record
+    it in the run's lineage; returns its hash and table sizes."""
+    started = datetime.now(UTC)
+    artifact = ensure_produced(commit_answers(key, questions, records, settings), key)
+    root = Path(settings.runtime.artifact_root)
+    record = LineageRecord.for_artifact(run_id, artifact, started, datetime.now(UTC))
+    Catalog(root).record_lineage(record)
+    return {"artifact": artifact.hash, "tables": dict(artifact.manifest.tables)}
