@@ -565,6 +565,10 @@ class Catalog:
     The view of a table kind reads the latest artifact of that kind from each stage that writes
     it (one stage, usually). *Latest* means the most recently created or, if later, the most
     recently recorded in lineage, so a run that reuses an older artifact makes it current again.
+    The views of a run's outputs (:data:`RUN_KINDS`) read every artifact instead, so runs can be
+    compared. Every view adds ``artifact_stage``, ``artifact_hash`` and ``run_id`` (the run
+    that last used the artifact); ``references`` adds the citation graph's
+    ``resolved_paper_id``. ``docs/catalog.md`` documents the views.
 
     DuckDB lets one process write a database file, and none read it meanwhile, so every call
     opens the file, works and closes it, retrying while another process holds it. Hold
@@ -756,16 +760,52 @@ def _sync_used(con: duckdb.DuckDBPyConnection, hashes: Sequence[str] | None) -> 
     _refresh_views(con, [k for (k,) in kinds])
 
 
+# Table kinds of a run's outputs: their views span every artifact, so runs can be compared.
+RUN_KINDS = frozenset(
+    {"candidates", "evidence", "predictions", "metrics", "question_metrics", "gold_evidence"}
+)
+# The run that last used each artifact, for the views' run_id column.
+_LAST_RUN = "(SELECT artifact_hash, arg_max(run_id, finished) AS run_id FROM lineage GROUP BY 1)"
+
+
+def _kind_select(con: duckdb.DuckDBPyConnection, kind: str) -> str | None:
+    """The rows of table ``kind`` with artifact_stage, artifact_hash and run_id columns: from
+    the latest artifact of each stage that writes it, or from all of them for a run kind."""
+    paths = con.sql(
+        "SELECT path FROM (SELECT stage, path, row_number() OVER "
+        "(PARTITION BY stage ORDER BY used DESC, created DESC, hash DESC) AS n "
+        'FROM artifacts WHERE "table" = $1) WHERE n = 1 OR $2 ORDER BY stage, path',
+        params=[kind, kind in RUN_KINDS],
+    ).fetchall()
+    if not paths:
+        return None
+    listed = ", ".join(_literal(path) for (path,) in paths)
+    return (
+        "SELECT t.* EXCLUDE (filename), a.stage AS artifact_stage, a.hash AS artifact_hash, "
+        f"r.run_id FROM read_parquet([{listed}], union_by_name = true, filename = true) AS t "
+        f'JOIN artifacts AS a ON a.path = t.filename AND a."table" = {_literal(kind)} '
+        f"LEFT JOIN {_LAST_RUN} AS r ON r.artifact_hash = a.hash"
+    )
+
+
 def _refresh_views(con: duckdb.DuckDBPyConnection, kinds: Sequence[str]) -> None:
-    for kind in kinds:
-        latest = con.sql(
-            "SELECT path FROM (SELECT stage, path, row_number() OVER "
-            "(PARTITION BY stage ORDER BY used DESC, created DESC, hash DESC) AS n "
-            'FROM artifacts WHERE "table" = $1) WHERE n = 1 ORDER BY stage',
-            params=[kind],
-        ).fetchall()
-        paths = ", ".join(_literal(path) for (path,) in latest)
-        con.sql(
-            f"CREATE OR REPLACE VIEW {_ident(kind)} AS "
-            f"SELECT * FROM read_parquet([{paths}], union_by_name = true)"
-        )
+    # The references view joins the citation graph's links, so it follows them too.
+    todo = set(kinds) | ({"references"} if "reference_links" in kinds else set())
+    for kind in sorted(todo):
+        select = _kind_select(con, kind)
+        if select is None:
+            continue
+        if kind == "references":
+            links = _kind_select(con, "reference_links")
+            resolved = (
+                "SELECT paper_id, label, max(resolved_paper_id) AS resolved_paper_id "
+                f"FROM ({links}) GROUP BY paper_id, label"
+                if links
+                else "SELECT NULL::VARCHAR AS paper_id, NULL::VARCHAR AS label, "
+                "NULL::VARCHAR AS resolved_paper_id WHERE false"
+            )
+            select = (
+                f"SELECT r.*, l.resolved_paper_id FROM ({select}) AS r LEFT JOIN ({resolved}) "
+                "AS l ON l.paper_id = r.paper_id AND l.label = r.label"
+            )
+        con.sql(f"CREATE OR REPLACE VIEW {_ident(kind)} AS {select}")

@@ -438,3 +438,66 @@ def test_busy_catalog_does_not_fail_the_stage(tmp_path: Path) -> None:
     assert scalar(catalog, "SELECT count(*) FROM lineage") == 0
     catalog.rebuild()
     assert scalar(catalog, "SELECT run_id FROM lineage") == "run-1"
+
+
+# --- notebook views (docs/catalog.md) -------------------------------------------------------
+
+
+def test_run_views_span_every_run_and_name_artifact_and_run(tmp_path: Path) -> None:
+    store = ArtifactStore(tmp_path)
+    catalog = Catalog(tmp_path)
+    runs = []
+    for number in (1, 2):
+        key = store.key("answers", code_version="1", inputs={}, config={"run": number})
+        rows = [{"query_id": f"q{i}", "rank": 1, "paper_id": f"p{number}"} for i in range(3)]
+        art = store.get_or_build(key, lambda w, rows=rows: w.write_table("candidates", rows))
+        now = datetime.now(UTC)
+        catalog.record_lineage(LineageRecord.for_artifact(f"run-{number}", art, now, now))
+        runs.append(art)
+    old = build_chunks(store, 1800, rows=2)
+    new = build_chunks(store, 512, rows=5)
+
+    got = catalog.query(
+        "SELECT run_id, artifact_stage, artifact_hash, count(*) AS n, min(paper_id) AS paper "
+        "FROM candidates GROUP BY ALL ORDER BY run_id"
+    ).to_pylist()
+    assert got == [
+        {
+            "run_id": f"run-{i}",
+            "artifact_stage": "answers",
+            "artifact_hash": a.hash,
+            "n": 3,
+            "paper": f"p{i}",
+        }
+        for i, a in enumerate(runs, start=1)
+    ]
+    # A corpus table stays the latest artifact's; it says which one, and no run used it yet.
+    chunks = catalog.query("SELECT DISTINCT artifact_hash, run_id FROM chunks").to_pylist()
+    assert chunks == [{"artifact_hash": new.hash, "run_id": None}]
+    assert old.hash != new.hash
+
+
+def test_references_view_joins_the_citation_graph_links(tmp_path: Path) -> None:
+    store = ArtifactStore(tmp_path)
+    corpus = store.key("corpus", code_version="1", inputs={}, config={})
+    references = [
+        {"paper_id": "a", "label": "1", "title": "B paper"},
+        {"paper_id": "a", "label": "2", "title": "Unknown"},
+    ]
+    store.get_or_build(corpus, lambda w: w.write_table("references", references))
+    catalog = Catalog(tmp_path)
+    # Before the citation graph exists the column is there, empty.
+    assert scalar(catalog, 'SELECT count(resolved_paper_id) FROM "references"') == 0
+    graph = store.key("citation-graph", code_version="1", inputs={"corpus": "x"}, config={})
+    links = [
+        {"paper_id": "a", "label": "1", "reference_key": "b paper", "resolved_paper_id": "b"},
+        {"paper_id": "a", "label": "2", "reference_key": "unknown", "resolved_paper_id": None},
+    ]
+    store.get_or_build(graph, lambda w: w.write_table("reference_links", links))
+    got = catalog.query(
+        'SELECT label, title, resolved_paper_id FROM "references" ORDER BY label'
+    ).to_pylist()
+    assert got == [
+        {"label": "1", "title": "B paper", "resolved_paper_id": "b"},
+        {"label": "2", "title": "Unknown", "resolved_paper_id": None},
+    ]

@@ -1,0 +1,539 @@
+"""The HTML report of one answers run: one self-contained file that opens offline.
+
+Top: the official metrics and composite score, candidate recall@k, the scores by task family
+and by primary evidence type, where gold was lost, timings and LLM cost. Then one section
+per question: the question, the predicted and gold answers, the selected papers with their
+ranks in Rankings A and B, every predicted and gold evidence item as a crop of its PDF page
+with the located region highlighted, and the retrieval trace folded away.
+
+Crops are PNGs embedded as ``data:`` URIs, and CSS and JS are inline, so the one file is the
+whole report. The answers artifact is the ``answers`` stage's output: ``submission.jsonl``,
+``traces.jsonl`` and the tables ``candidates``, ``evidence`` and ``predictions``.
+
+Example:
+    >>> out = build_report(answers, Path("gold.jsonl"), corpus, Path("report.html"),
+    ...                    pdfs={"p1": Path("pdfs/p1.pdf")})  # doctest: +SKIP
+    >>> out.read_text()[:15]  # doctest: +SKIP
+    '<!DOCTYPE html>'
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from littrace.artifacts import Artifact, Catalog, LineageRecord
+from littrace.config import Settings
+from littrace.evaluate.official import evidence_key, id_norm, read_records
+from littrace.report.crops import EvidenceItem, PageRenderer, Region, RegionFinder
+from littrace.report.html import Html, badge, fmt, page, recall_chart, table
+from littrace.report.scores import (
+    SUBMISSION_FILE,
+    TRACES_FILE,
+    QuestionScore,
+    RunScores,
+    run_metrics_artifact,
+    score_run,
+)
+
+__all__ = [
+    "DEFAULT_RECALL_K",
+    "REPORTS_DIR",
+    "SECTION_IDS",
+    "build_report",
+    "pdf_paths",
+    "report_for_run",
+]
+
+DEFAULT_RECALL_K = (1, 5, 10, 20, 50, 100)
+REPORTS_DIR = "reports"
+# The ids of the report's top-level sections, in order (the browser test looks for them).
+SECTION_IDS = ("metrics", "recall", "groups", "stages", "costs", "questions")
+# Candidates shown per question besides the selected and the gold ones.
+_TOP_CANDIDATES = 5
+# A trace longer than this is cut in the page (the full one is in traces.jsonl).
+_MAX_TRACE_CHARS = 60_000
+_METRIC_LABELS = {
+    "paper_f1_macro": "paper F1",
+    "evidence_f1_macro": "evidence F1",
+    "multiple_choice_accuracy": "MC accuracy",
+    "freeform_exact_match": "freeform EM",
+    "table_row_f1_macro": "table row F1",
+    "table_cell_accuracy_macro": "table cell acc.",
+}
+
+
+def pdf_paths(pdf_dir: Path | None = None, pool: Path | None = None) -> dict[str, Path]:
+    """``paper_id → PDF`` from a pool file (its ``pdf`` fields, else ``<pdf_dir>/<id>.pdf``)
+    or, without a pool, from the ``<paper_id>.pdf`` files in ``pdf_dir``."""
+    if pool is not None:
+        from littrace.corpus.pool import load_pool
+
+        return dict(load_pool(pool, pdf_dir).pdfs)
+    if pdf_dir is None:
+        return {}
+    return {path.stem: path for path in sorted(pdf_dir.glob("*.pdf"))}
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What the answers artifact holds, indexed by question."""
+
+    submission: dict[str, dict[str, Any]]
+    traces: dict[str, dict[str, Any]]
+    candidates: dict[str, list[dict[str, Any]]]
+    evidence: dict[str, list[dict[str, Any]]]
+    predictions: dict[str, dict[str, Any]]
+
+    @classmethod
+    def load(cls, answers: Artifact) -> _Run:
+        def grouped(name: str) -> dict[str, list[dict[str, Any]]]:
+            rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+            if name in answers.tables:
+                for row in answers.table(name).to_pylist():
+                    rows[str(row["query_id"])].append(row)
+            return rows
+
+        traces_path = answers.path / TRACES_FILE
+        traces = (
+            {id_norm(r.get("query_id")): r for _, r in read_records(traces_path, "traces")}
+            if traces_path.is_file()
+            else {}
+        )
+        return cls(
+            submission={
+                id_norm(r.get("query_id")): r
+                for _, r in read_records(answers.path / SUBMISSION_FILE, "submission")
+            },
+            traces=traces,
+            candidates={
+                qid: sorted(rows, key=lambda r: int(r["rank"]))
+                for qid, rows in grouped("candidates").items()
+            },
+            evidence=grouped("evidence"),
+            predictions={qid: rows[-1] for qid, rows in grouped("predictions").items()},
+        )
+
+
+class _Crops:
+    """Renders each region once and hands out ``data:`` URIs."""
+
+    def __init__(self, finder: RegionFinder, renderer: PageRenderer) -> None:
+        self.finder = finder
+        self.renderer = renderer
+        self._uris: dict[Region, str | None] = {}
+
+    def figure(self, item: EvidenceItem, verdict: Html) -> Html:
+        region = self.finder.locate(item)
+        uri = None
+        if region is not None:
+            if region not in self._uris:
+                png = self.renderer.render(region)
+                encoded = None if png is None else base64.b64encode(png).decode("ascii")
+                self._uris[region] = None if encoded is None else f"data:image/png;base64,{encoded}"
+            uri = self._uris[region]
+        where = " · ".join(
+            part
+            for part in (
+                item.paper_id,
+                item.source_type,
+                f"p. {item.page}" if item.page else "",
+                item.object_id,
+                item.section,
+            )
+            if part
+        )
+        if uri is not None and region is not None:
+            image = f'<img src="{uri}" alt="{escape(where)}" loading="lazy">'
+            how = f"region from the {region.how}" + (
+                f", page {region.page}" if region.page != item.page else ""
+            )
+        else:
+            image = '<p class="muted">no page image (PDF or page not found)</p>'
+            how = "not located"
+        text = f" — “{escape(item.text)}”" if item.text else ""
+        score = f" · score {fmt(item.score)}" if item.score is not None else ""
+        return Html(
+            f'<figure class="evidence">{image}<figcaption>{verdict} {escape(where)}{text}'
+            f' <span class="muted">({escape(how)}{escape(score)})</span></figcaption></figure>'
+        )
+
+
+def _pretty(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+
+
+def _metrics_section(scores: RunScores, gold: Path | None) -> Html:
+    if scores.official is None:
+        return Html(
+            '<section id="metrics"><h2>Official metrics</h2>'
+            '<p class="muted">No gold file was given: nothing to score.</p></section>'
+        )
+    official = scores.official
+    rows = [[name, fmt(value, 4)] for name, value in official["metrics"].items()]
+    details = official["details"]
+    return Html(
+        '<section id="metrics"><h2>Official metrics</h2><div class="cards">'
+        f'<div><div class="muted">composite score</div><div class="score" id="composite">'
+        f"{fmt(official['composite_score'], 4)}</div>"
+        f'<p class="muted">{details["total"]} gold questions, '
+        f"{details['missing_prediction_count']} missing and "
+        f"{details['extra_prediction_count']} extra predictions<br>gold: {escape(str(gold))}</p></div>"
+        f"{table(['metric', 'value'], rows)}</div></section>"
+    )
+
+
+def _recall_section(scores: RunScores) -> Html:
+    rows = [[f"recall@{k}", fmt(v)] for k, v in scores.recall_at_k.items()]
+    if all(v is None for v in scores.recall_at_k.values()):
+        body = '<p class="muted">No gold papers or no candidates table: recall is unknown.</p>'
+    else:
+        body = f'<div class="cards">{recall_chart(scores.recall_at_k)}{table(["cut-off", "recall"], rows)}</div>'
+    return Html(
+        '<section id="recall"><h2>Candidate recall@k</h2>'
+        '<p class="muted">Share of each question\'s gold papers among the first k of the '
+        "final candidate ranking, averaged over questions.</p>"
+        f"{body}</section>"
+    )
+
+
+def _groups_section(scores: RunScores) -> Html:
+    parts = ['<section id="groups"><h2>Scores by task family and evidence type</h2>']
+    for scope, title in (
+        ("task_family", "Task family"),
+        ("primary_evidence_type", "Primary evidence type"),
+    ):
+        rows = [
+            [g.group or "—", g.questions, fmt(g.composite_score)]
+            + [fmt(g.metrics.get(name)) for name in _METRIC_LABELS]
+            for g in scores.groups
+            if g.scope == scope
+        ]
+        header = [title, "questions", "composite", *_METRIC_LABELS.values()]
+        parts.append(table(header, rows) if rows else '<p class="muted">No gold.</p>')
+    parts.append("</section>")
+    return Html("".join(parts))
+
+
+def _stages_section(scores: RunScores) -> Html:
+    lost = Counter(q.lost_at or "nothing lost" for q in scores.questions)
+    order = ("retrieval", "selection", "evidence", "locator", "nothing lost")
+    rows = [[stage, lost.get(stage, 0)] for stage in order]
+    return Html(
+        '<section id="stages"><h2>Where gold was lost</h2>'
+        '<p class="muted">The first stage at which a question lost a gold paper (retrieval: '
+        "not among the candidates; selection: a candidate not selected; evidence: a selected "
+        "paper without evidence) or, with all papers kept, a gold evidence locator.</p>"
+        f"{table(['stage', 'questions'], rows) if scores.questions else '<p class=muted>No gold.</p>'}"
+        "</section>"
+    )
+
+
+def _costs_section(scores: RunScores, run: _Run) -> Html:
+    timings: dict[str, list[float]] = defaultdict(list)
+    tokens = 0
+    fallbacks: Counter[str] = Counter()
+    for trace in run.traces.values():
+        for name, value in (trace.get("timings") or {}).items():
+            if isinstance(value, int | float):
+                timings[name].append(float(value))
+        tokens += int((trace.get("llm") or {}).get("tokens") or 0)
+    for prediction in run.predictions.values():
+        if prediction.get("fallback"):
+            fallbacks[str(prediction["fallback"])] += 1
+    timing_rows = [
+        [name, fmt(sum(values) / len(values), 2), fmt(max(values), 2), fmt(sum(values), 1)]
+        for name, values in sorted(timings.items())
+    ]
+    cost_rows = [[name, fmt(value, 4)] for name, value in scores.costs.items()]
+    cost_rows.append(["llm_tokens_total", str(tokens)])
+    fallback_rows = [[name, count] for name, count in fallbacks.most_common()]
+    return Html(
+        '<section id="costs"><h2>Timings and LLM cost</h2><div class="cards">'
+        f"{table(['timing (s)', 'mean', 'max', 'total'], timing_rows)}"
+        f"{table(['cost', 'value'], cost_rows)}"
+        f"{table(['fallback', 'questions'], fallback_rows) if fallback_rows else ''}"
+        "</div></section>"
+    )
+
+
+def _answer_html(answer: Any, options: Mapping[str, Any]) -> str:
+    """An answer as a person reads it: the letter and its option, the text, the table."""
+    if not isinstance(answer, dict) or not answer:
+        return '<p class="muted">no answer</p>'
+    parts = []
+    choice = answer.get("multiple_choice")
+    if isinstance(choice, dict):
+        letter = str(choice.get("gold") or "")
+        text = options.get(letter.strip().upper(), "")
+        parts.append(f"<p><b>choice</b> {escape(letter)} {escape(str(text))}</p>")
+    freeform = answer.get("freeform")
+    if isinstance(freeform, dict):
+        parts.append(f"<p><b>freeform</b> {escape(str(freeform.get('text', '')))}</p>")
+    grid = answer.get("table")
+    if isinstance(grid, dict) and isinstance(grid.get("rows"), list):
+        rows = [r for r in grid["rows"] if isinstance(r, dict)]
+        columns = list(dict.fromkeys(name for row in rows for name in row))
+        parts.append(table(columns, [[_fmt_cell(row.get(c)) for c in columns] for row in rows]))
+    return "".join(parts) or f"<pre>{escape(_pretty(answer))}</pre>"
+
+
+def _fmt_cell(value: Any) -> str:
+    return "null" if value is None else str(value)
+
+
+def _answer_block(answer: Any, title: str, options: Mapping[str, Any]) -> str:
+    return f"<div><h4>{escape(title)}</h4>{_answer_html(answer, options)}</div>"
+
+
+def _papers_table(qid: str, run: _Run, gold_papers: set[str], titles: Mapping[str, str]) -> Html:
+    candidates = run.candidates.get(qid, [])
+    submitted = {
+        id_norm(p.get("paper_id") if isinstance(p, dict) else p)
+        for p in run.submission.get(qid, {}).get("gold_papers") or []
+    }
+    shown = [
+        c
+        for c in candidates
+        if c.get("selected") or c["paper_id"] in gold_papers or int(c["rank"]) <= _TOP_CANDIDATES
+    ]
+    listed = {c["paper_id"] for c in shown}
+    rows: list[list[object]] = []
+    for c in shown:
+        rows.append(
+            [
+                c["paper_id"],
+                titles.get(c["paper_id"], ""),
+                c["rank"],
+                fmt(c.get("rank_a")),
+                fmt(c.get("rank_b")),
+                badge("selected", "good") if c.get("selected") else "",
+                _gold_badge(c["paper_id"], gold_papers),
+            ]
+        )
+    for paper in sorted((gold_papers | submitted) - listed):
+        rows.append(
+            [
+                paper,
+                titles.get(paper, ""),
+                "—",
+                "—",
+                "—",
+                badge("submitted", "good") if paper in submitted else "",
+                _gold_badge(paper, gold_papers, missing=True),
+            ]
+        )
+    return table(["paper", "title", "final rank", "rank A", "rank B", "selected", "gold"], rows)
+
+
+def _gold_badge(paper: str, gold: set[str], missing: bool = False) -> Html | str:
+    if paper not in gold:
+        return ""
+    return badge("gold, not a candidate" if missing else "gold", "warn" if missing else "good")
+
+
+def _question(
+    qid: str,
+    gold: Mapping[str, Any] | None,
+    score: QuestionScore | None,
+    run: _Run,
+    crops: _Crops,
+    titles: Mapping[str, str],
+) -> Html:
+    trace = run.traces.get(qid, {})
+    submission = run.submission.get(qid, {})
+    question = trace.get("question") or (gold or {}).get("question") or ""
+    gold_papers = {id_norm(p.get("paper_id")) for p in (gold or {}).get("gold_papers") or []}
+    gold_items = [i for i in (gold or {}).get("evidence") or [] if isinstance(i, dict)]
+    gold_keys = {evidence_key(i) for i in gold_items}
+
+    rows = run.evidence.get(qid)
+    predicted = (
+        [EvidenceItem.from_row(r) for r in rows]
+        if rows
+        else [EvidenceItem.from_locator(i) for i in submission.get("evidence") or []]
+    )
+    crops.finder.load_chunks(item.chunk_id for item in predicted)
+    predicted_keys = set()
+    figures = []
+    for item in predicted:
+        key = evidence_key(
+            {"paper_id": item.paper_id, "source_type": item.source_type, "locator": item.locator()}
+        )
+        predicted_keys.add(key)
+        verdict = badge("matches gold", "good") if key in gold_keys else badge("not in gold", "bad")
+        figures.append(crops.figure(item, verdict if gold is not None else Html("")))
+    gold_figures = []
+    for raw in gold_items:
+        item = EvidenceItem.from_locator(raw)
+        if evidence_key(raw) in predicted_keys:
+            # A found item's crop is already above, with the prediction.
+            where = " · ".join(
+                str(p) for p in (item.paper_id, item.source_type, item.page, item.object_id) if p
+            )
+            gold_figures.append(Html(f"<p>{badge('found', 'good')} {escape(where)}</p>"))
+        else:
+            gold_figures.append(crops.figure(item, badge("missed", "bad")))
+
+    badges = [badge(qid)]
+    if gold is not None:
+        badges += [
+            badge(str(gold.get("task_family") or "?")),
+            badge(str(gold.get("primary_evidence_type") or "?")),
+        ]
+    if score is not None:
+        badges.append(badge(f"composite {fmt(score.composite_score, 2)}"))
+        badges.append(
+            badge(f"lost at {score.lost_at}", "bad")
+            if score.lost_at
+            else badge("nothing lost", "good")
+        )
+    prediction = run.predictions.get(qid, {})
+    if prediction.get("fallback"):
+        badges.append(badge(f"fallback: {prediction['fallback']}", "warn"))
+    timings = trace.get("timings") or {}
+    llm = trace.get("llm") or {}
+    cost_line = (
+        f"latency {fmt(prediction.get('latency_s') or timings.get('total_s'), 2)} s · "
+        f"retrieve {fmt(timings.get('retrieve_s'), 2)} s · read {fmt(timings.get('read_s'), 2)} s · "
+        f"LLM calls {llm.get('calls', prediction.get('llm_calls', '—'))} · "
+        f"tokens {llm.get('tokens', '—')} · cost {fmt(llm.get('cost', prediction.get('llm_cost')), 4)}"
+    )
+    retrieval = trace.get("retrieval")
+    trace_text = _pretty(retrieval) if retrieval is not None else "no retrieval trace"
+    if len(trace_text) > _MAX_TRACE_CHARS:
+        trace_text = trace_text[:_MAX_TRACE_CHARS] + f"\n… cut; the full trace is in {TRACES_FILE}"
+    rest = {k: v for k, v in trace.items() if k not in ("retrieval", "question", "query_id")}
+    gold_answer = (gold or {}).get("answer") or {}
+    options = (gold_answer.get("multiple_choice") or {}).get("options") or {}
+    answers = _answer_block(submission.get("answer", {}), "Predicted answer", options)
+    if gold is not None:
+        answers += _answer_block(gold_answer, "Gold answer", options)
+    lost = score.lost_at if score is not None and score.lost_at else ""
+    return Html(
+        f'<article class="question" id="q-{escape(qid)}" data-lost="{escape(lost)}">'
+        f'<h3>{"".join(badges)}</h3><p class="q-text">{escape(str(question))}</p>'
+        f'<p class="muted">{escape(cost_line)}</p>'
+        f'<div class="answers">{answers}</div>'
+        f"<h4>Papers</h4>{_papers_table(qid, run, gold_papers, titles)}"
+        f"<h4>Predicted evidence ({len(predicted)})</h4>"
+        + ("".join(figures) or '<p class="muted">none</p>')
+        + (
+            f"<h4>Gold evidence ({len(gold_items)})</h4>{''.join(gold_figures)}"
+            if gold is not None
+            else ""
+        )
+        + f"<details><summary>Retrieval trace</summary><pre>{escape(trace_text)}</pre></details>"
+        f"<details><summary>Reading, selection and synthesis trace</summary>"
+        f"<pre>{escape(_pretty(rest)[:_MAX_TRACE_CHARS])}</pre></details>"
+        "</article>"
+    )
+
+
+def build_report(
+    answers: Artifact,
+    gold: Path | None,
+    corpus: Artifact,
+    out: Path,
+    *,
+    pdfs: Mapping[str, Path] | None = None,
+    recall_k: Sequence[int] = DEFAULT_RECALL_K,
+    run_id: str | None = None,
+) -> Path:
+    """Write the report of ``answers`` (scored against ``gold`` when given) to ``out``.
+
+    ``pdfs`` maps paper ids to their PDFs, for the page crops (see :func:`pdf_paths`); without
+    it the evidence is listed without images. With gold, the scores are also stored as a
+    ``run-metrics`` artifact, and with ``run_id`` recorded in the catalog's lineage.
+    """
+    started = datetime.now(UTC)
+    scores = score_run(answers, gold, recall_k)
+    if gold is not None:
+        metrics = run_metrics_artifact(answers, gold, scores)
+        if run_id is not None:
+            Catalog(answers.path.parents[1]).record_lineage(
+                LineageRecord.for_artifact(run_id, metrics, started, datetime.now(UTC))
+            )
+    run = _Run.load(answers)
+    gold_by_id = (
+        {id_norm(r.get("query_id")): r for _, r in read_records(gold, "gold")} if gold else {}
+    )
+    titles = {
+        str(r["paper_id"]): str(r["title"])
+        for r in corpus.table("papers", columns=["paper_id", "title"]).to_pylist()
+    }
+    order = list(gold_by_id) + [qid for qid in run.submission if qid not in gold_by_id]
+    by_id = {q.query_id: q for q in scores.questions}
+    with PageRenderer(pdfs or {}) as renderer:
+        crops = _Crops(RegionFinder(corpus), renderer)
+        questions = [
+            _question(qid, gold_by_id.get(qid), by_id.get(qid), run, crops, titles) for qid in order
+        ]
+    question_section = Html(
+        '<section id="questions"><h2>Questions</h2>'
+        '<div id="filters"><input type="search" id="filter" placeholder="filter by any text">'
+        ' <label><input type="checkbox" id="only-lost"> only questions that lost gold</label>'
+        f' <span class="muted"><span id="shown">{len(questions)}</span> of {len(questions)} shown'
+        "</span></div>" + "".join(questions) + "</section>"
+    )
+    created = answers.manifest.created
+    header = Html(
+        f"<h1>littrace run report</h1><p>answers artifact <code>{escape(answers.hash[:16])}</code>"
+        f" (created {escape(created)}), corpus <code>{escape(corpus.hash[:16])}</code>, "
+        f"{len(order)} questions</p><p>report written {escape(datetime.now(UTC).isoformat(timespec='seconds'))}"
+        f"{' · run ' + escape(run_id) if run_id else ''}</p>"
+    )
+    sections = [
+        _metrics_section(scores, gold),
+        _recall_section(scores),
+        _groups_section(scores),
+        _stages_section(scores),
+        _costs_section(scores, run),
+        question_section,
+    ]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    temp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    temp.write_text(
+        page(f"littrace report {answers.hash[:12]}", header, sections), encoding="utf-8"
+    )
+    os.replace(temp, out)
+    return out
+
+
+def report_for_run(
+    answers: Artifact,
+    gold: Path | None,
+    settings: Settings,
+    *,
+    out: Path | None = None,
+    pdf_dir: Path | None = None,
+    pool: Path | None = None,
+    run_id: str | None = None,
+) -> Path:
+    """:func:`build_report` with what the settings say: the answers' corpus, the PDFs of
+    ``runtime.pool``/``runtime.pdfs`` (unless given), ``evaluate.recall_k``, and by default
+    ``<artifact_root>/reports/<answers hash>.html``. What ``littrace report`` and the
+    evaluate flow call."""
+    from littrace.report.locate import corpus_of
+
+    root = answers.path.parents[1]
+    corpus = corpus_of(answers, root)
+    pdfs = pdf_paths(pdf_dir or settings.runtime.pdfs, pool or settings.runtime.pool)
+    target = out or root / REPORTS_DIR / f"{answers.hash[:16]}.html"
+    return build_report(
+        answers,
+        gold,
+        corpus,
+        target,
+        pdfs=pdfs,
+        recall_k=settings.evaluate.recall_k,
+        run_id=run_id,
+    )
