@@ -84,10 +84,15 @@ def convert_pdf(path: Path, paper_id: str, *, citation_contexts: bool = True) ->
     doc = open_pdf(data)
     try:
         with _gc_paused():
-            # One text extraction per page serves both the object finder and the layout.
-            page_dicts = [extract_dict(page) for page in doc]
-            objects = find_objects(doc, paper_id, page_dicts=page_dicts)
-            layout = extract_layout(doc, exclude=object_regions(objects), page_dicts=page_dicts)
+            # One load and one text extraction per page serve the object finder and the layout.
+            pages = list(doc)
+            page_dicts = [extract_dict(page) for page in pages]
+            objects = find_objects(doc, paper_id, page_dicts, pages)
+            layout = extract_layout(
+                doc, object_regions(objects), page_dicts=page_dicts, pdf_pages=pages
+            )
+            # Freed while the collector is still off: it would walk all of them once it is on.
+            del page_dicts
             references = parse_references(layout, paper_id)
             citations = find_citations(layout, references, paper_id) if citation_contexts else []
     except ConversionError:
@@ -111,7 +116,8 @@ def _gc_paused() -> Iterator[None]:
     """The cyclic garbage collector off for one conversion, as it was after.
 
     The page dicts are hundreds of thousands of small acyclic containers; collections
-    triggered while they are alive keep walking them (about a tenth of the conversion).
+    triggered while they are alive keep walking them (about a tenth of the conversion), and
+    so does the first one after the collector is back on if they are still alive then.
     Reference counting still frees them, and any cycles wait for the next collection.
     """
     enabled = gc.isenabled()

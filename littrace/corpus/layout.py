@@ -262,6 +262,7 @@ def extract_layout(
     exclude: Mapping[int, Sequence[BBox]] | None = None,
     *,
     page_dicts: Sequence[Mapping[str, Any]] | None = None,
+    pdf_pages: Sequence[pymupdf.Page] | None = None,
 ) -> Layout:
     """The reading-order layout of ``doc``; text inside ``exclude[page]`` boxes is left out.
 
@@ -269,6 +270,7 @@ def extract_layout(
     algorithm boxes) whose text must not go into body blocks. ``page_dicts`` are the pages'
     ``get_text("dict")`` results when the caller has read them already (any flags that do
     not decode images; ligatures are best expanded); otherwise each page is read once here.
+    ``pdf_pages`` are the loaded pages, if the caller has them.
     """
     exclude = exclude or {}
     sizes: list[tuple[float, float]] = []
@@ -277,7 +279,7 @@ def extract_layout(
     gap_ratios: list[float] = []
     size_chars: Counter[float] = Counter()
     for index in range(doc.page_count):
-        page = doc[index]
+        page = pdf_pages[index] if pdf_pages is not None else doc[index]
         rect = page.rect
         sizes.append((rect.width, rect.height))
         page_dict = page_dicts[index] if page_dicts is not None else _read_dict(page)
@@ -402,6 +404,8 @@ def _make_frag(line: Mapping[str, Any]) -> _Frag | None:
 def _clean(text: str) -> str:
     """Collapse whitespace, drop soft hyphens and put spacing accents onto their letters
     (LaTeX fonts give "Andr´e" and "Erd˝os")."""
+    if text.isascii():  # most lines: no soft hyphens or spacing accents to look for
+        return " ".join(text.split())
     text = " ".join(text.replace("\xad", "").split())
     if _SPACING_ACCENT.search(text):
         text = unicodedata.normalize(

@@ -200,8 +200,17 @@ class _Pages:
     of a caption may still send a walk to a neighbouring page.
     """
 
-    def __init__(self, doc: pymupdf.Document, page_dicts: Sequence[dict[str, Any]] | None) -> None:
-        self.pdf_pages = [_load(doc, number) for number in range(doc.page_count)]
+    def __init__(
+        self,
+        doc: pymupdf.Document,
+        page_dicts: Sequence[dict[str, Any]] | None,
+        pdf_pages: Sequence[pymupdf.Page] | None,
+    ) -> None:
+        self.pdf_pages: list[pymupdf.Page | None] = (
+            list(pdf_pages)
+            if pdf_pages is not None
+            else [_load(doc, number) for number in range(doc.page_count)]
+        )
         self.dicts = [
             page_dicts[number]
             if page_dicts is not None
@@ -243,15 +252,18 @@ class _Pages:
 
 
 def find_objects(
-    doc: pymupdf.Document, paper_id: str, page_dicts: Sequence[dict[str, Any]] | None = None
+    doc: pymupdf.Document,
+    paper_id: str,
+    page_dicts: Sequence[dict[str, Any]] | None = None,
+    pdf_pages: Sequence[pymupdf.Page] | None = None,
 ) -> list[PaperObject]:
     """The tables, figures, numbered equations and algorithms of ``doc``, in page order.
 
     ``page_dicts`` are the pages' ``get_text("dict", flags=DICT_FLAGS)`` results, if the
     caller already has them (the flags matter: vector paths come with them); otherwise each
-    page is extracted once here.
+    page is extracted once here. ``pdf_pages`` are the loaded pages, if the caller has them.
     """
-    pages = _Pages(doc, page_dicts)
+    pages = _Pages(doc, page_dicts, pdf_pages)
     captions = _best_captions(pages.captions.values())
     for page in pages.hot_pages():
         skip = page.caption_lines | page.furniture | page.headings | page.vertical
