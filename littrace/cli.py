@@ -255,5 +255,47 @@ def validate(
         raise typer.Exit(1)
 
 
+@app.command()
+def prompt(
+    ctx: typer.Context,
+    query_id: Annotated[str, typer.Argument(help="The question's query_id.")],
+    questions: Annotated[Path, typer.Option("--questions", help="Questions JSONL.")],
+    step: Annotated[
+        str,
+        typer.Option(
+            "--step",
+            help="plan, decompose_first, decompose_next, verify, read_paper, rank_sections, "
+            "extract_detail or synthesize.",
+        ),
+    ],
+    paper: Annotated[
+        str | None,
+        typer.Option("--paper", help="Paper of a paper-local step (default: top candidate)."),
+    ] = None,
+) -> None:
+    """Print the exact prompts an LLM step would send for one question; calls no model."""
+    options: GlobalOptions = ctx.obj
+    with user_errors():
+        settings = options.settings()
+        from littrace.preview import PreviewError, preview_prompts
+        from littrace.schema import JsonlError, Question, read_jsonl
+
+        try:
+            by_id = {q.query_id: q for q in read_jsonl(questions, Question)}
+        except JsonlError as error:
+            raise UserError(str(error)) from error
+        if query_id not in by_id:
+            raise UserError(f"{questions}: no question with query_id '{query_id}'")
+        try:
+            prompts = preview_prompts(by_id[query_id], step, settings, paper)
+        except PreviewError as error:
+            raise UserError(str(error)) from error
+        if not prompts:
+            raise UserError(f"{query_id}: the pipeline sends no '{step}' prompt for this question")
+        for number, recorded in enumerate(prompts, start=1):
+            typer.echo(f"===== {recorded.step} {number}/{len(prompts)} =====")
+            typer.echo(recorded.text())
+
+
 if __name__ == "__main__":
     app()
