@@ -33,7 +33,7 @@ from littrace.llm.client import CallRecord, LlmClient
 from littrace.llm.schemas import Plan
 from littrace.relate.expand import ab_fusion, build_signals, expand
 from littrace.retrieve.decompose import decompose
-from littrace.retrieve.hybrid import HybridSearcher
+from littrace.retrieve.hybrid import HybridResult, HybridSearcher
 from littrace.retrieve.plan import name_pattern, plan_question
 from littrace.retrieve.pool import SharedPool
 from littrace.retrieve.rerank import Reranker, load_reranker, rerank_chunks
@@ -123,6 +123,21 @@ def _step(backend: str, record: CallRecord | None, fallback_reason: str | None) 
     return {"backend": backend, "fallback_reason": fallback_reason, "llm": _record(record)}
 
 
+def _fallbacks(trace: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every step that fell back to its model-free backend, with the reason (one list)."""
+    steps: list[tuple[str, int | None, dict[str, Any]]] = [("plan", None, trace["plan"])]
+    for round_trace in trace["rounds"]:
+        number = round_trace["round"]
+        steps.append(("decompose", number, round_trace["decompose"]))
+        if "verify" in round_trace:
+            steps.append(("verify", number, round_trace["verify"]))
+    return [
+        {"step": step, "round": number, "reason": entry["fallback_reason"]}
+        for step, number, entry in steps
+        if entry["fallback_reason"] is not None
+    ]
+
+
 def retrieve(
     question: Question, resources: RetrievalResources, settings: Settings
 ) -> RetrievalResult:
@@ -133,9 +148,18 @@ def retrieve(
     plan = planned.plan
     trace: dict[str, Any] = {
         "query_id": question.query_id,
+        "backends": {
+            "planner": config.planner.backend,
+            "decompose": config.decompose.backend,
+            "verify": config.verify.backend,
+            "rerank": config.rerank.backend,
+            "encoder": settings.index.encoder.model,
+            "llm": settings.llm.model if resources.client is not None else None,
+        },
         "plan": {
             "value": plan.model_dump(),
             **_step(planned.backend, planned.record, planned.fallback_reason),
+            "seconds": round(time.perf_counter() - started, 3),
         },
         "rounds": [],
     }
@@ -169,6 +193,10 @@ def retrieve(
             "value": verification.model_dump(),
             **_step(verdict.backend, verdict.record, verdict.fallback_reason),
         }
+        round_trace["pool_top"] = [
+            {"paper_id": paper, "score": score}
+            for paper, score in pool.paper_ranking()[: config.verify.top_papers]
+        ]
         round_trace["seconds"] = round(time.perf_counter() - round_started, 3)
         if verification.sufficient:
             stop_reason = "sufficient"
@@ -178,6 +206,7 @@ def retrieve(
     ranking_a = [paper for paper, _ in pool.paper_ranking()]
     ranking_b: list[str] = []
     relate = settings.relate
+    relate_started = time.perf_counter()
     if relate.enabled and ranking_a:
         seeds = ranking_a[: relate.seed_top_a]
         if relate.seed_verified:
@@ -187,17 +216,24 @@ def retrieve(
         )
         expanded = expand(seeds, signals, relate)
         ranking_b = expanded.papers
-        trace["relate"] = {"seeds": seeds, "merged": expanded.merged, "ranking_b": ranking_b}
+        trace["relate"] = {
+            "seeds": seeds,
+            "merged": expanded.merged,
+            "ranking_b": ranking_b,
+            "seconds": round(time.perf_counter() - relate_started, 3),
+        }
     fused = ab_fusion(ranking_a, ranking_b, relate.fusion)
     candidates = select_candidates([paper.paper_id for paper in fused], plan, resources, settings)
     trace.update(
         stop_reason=stop_reason,
+        verified=verified,
         ranking_a=ranking_a,
         fused=[
             {"paper_id": p.paper_id, "score": p.score, "rank_a": p.rank_a, "rank_b": p.rank_b}
             for p in fused
         ],
         candidates=candidates,
+        fallbacks=_fallbacks(trace),
         seconds=round(time.perf_counter() - started, 3),
     )
     return RetrievalResult(
@@ -209,28 +245,38 @@ def _search(
     subquery: str, resources: RetrievalResources, settings: Settings, pool: SharedPool
 ) -> dict[str, Any]:
     """One subquery: hybrid search with PRF, reranking of the fused chunks, into the pool."""
+    started = time.perf_counter()
     found = resources.hybrid.search_with_prf(subquery, resources.paper_text)
     ranked = [(chunk_id, resources.chunk_text(chunk_id) or "") for chunk_id in found.chunks]
     reranked = rerank_chunks(subquery, ranked, resources.reranker, settings.retrieve.rerank)
     pool.add(reranked, resources.chunk_text)
+    top = settings.retrieve.trace_top
     return {
         "subquery": subquery,
         "prf_query": found.prf_query,
-        "index_papers": {
-            name: [paper for paper, _ in ranking[:10]]
-            for name, ranking in found.original.paper_rankings.items()
-        },
-        "fused_papers": [paper for paper, _ in found.papers[:20]],
+        "index_papers": _index_papers(found.original, top),
+        "prf_index_papers": _index_papers(found.expanded, top) if found.expanded else None,
+        "fused_papers": [paper for paper, _ in found.papers[:top]],
         "reranked": [
             {
                 "chunk_id": c.chunk_id,
                 "score": c.score,
+                "reranker_score": c.reranker_score,
                 "retrieval_rank": c.retrieval_rank,
                 "rerank_rank": c.rerank_rank,
                 "pinned": c.pinned,
             }
             for c in reranked
         ],
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+def _index_papers(result: HybridResult, top: int) -> dict[str, list[str]]:
+    """Each index's best ``top`` papers for one sweep (hits per index, as paper rankings)."""
+    return {
+        name: [paper for paper, _ in ranking[:top]]
+        for name, ranking in result.paper_rankings.items()
     }
 
 
