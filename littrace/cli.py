@@ -225,12 +225,137 @@ def _print_summary(stage: str, summary: dict[str, Any]) -> None:
 
 @app.command()
 def evaluate(
+    ctx: typer.Context,
     gold: Annotated[Path, typer.Option("--gold", help="Gold JSONL (e.g. validation.jsonl).")],
-    pred: Annotated[Path, typer.Option("--pred", help="Submission JSONL to score.")],
+    pred: Annotated[Path | None, typer.Option("--pred", help="Submission JSONL to score.")] = None,
+    candidates: Annotated[
+        bool,
+        typer.Option(
+            "--candidates",
+            help="Candidate recall@k by task family, of --artifact or the latest candidates.",
+        ),
+    ] = False,
+    artifact: Annotated[
+        Path | None,
+        typer.Option("--artifact", help="Candidates or answers artifact folder (--candidates)."),
+    ] = None,
+    questions: Annotated[
+        Path | None, typer.Option("--questions", help="Questions JSONL (--ablations).")
+    ] = None,
+    ablations: Annotated[
+        bool,
+        typer.Option(
+            "--ablations",
+            help="Retrieve --questions once per retriever variant and compare recall@k.",
+        ),
+    ] = False,
 ) -> None:
-    """Score a submission with the official LitTraceQA metrics, plus composite_score."""
+    """Score a submission with the official LitTraceQA metrics, plus composite_score; or, with
+    --candidates / --ablations, the candidate recall of the retriever."""
+    options: GlobalOptions = ctx.obj
     with user_errors():
-        _print_json(evaluate_files(gold, pred))
+        if sum((pred is not None, candidates, ablations)) != 1:
+            raise UserError("give exactly one of --pred, --candidates, --ablations")
+        if pred is not None:
+            _print_json(evaluate_files(gold, pred))
+            return
+        _evaluate_recall(options.settings(), gold, artifact, questions if ablations else None)
+
+
+def _evaluate_recall(
+    settings: Settings, gold: Path, artifact: Path | None, questions: Path | None
+) -> None:
+    """Candidate recall of one artifact, or of every ablation variant over ``questions``."""
+    from littrace.evaluate.recall import candidate_recall, read_gold_papers, run_ablations
+    from littrace.retrieve.run import CANDIDATES_STAGE, artifact_at, latest, read_candidates
+    from littrace.schema import JsonlError
+
+    try:
+        gold_papers = read_gold_papers(gold)
+        if questions is None:
+            chosen = (
+                artifact_at(artifact)
+                if artifact
+                else latest(
+                    Path(settings.runtime.artifact_root), CANDIDATES_STAGE, "littrace retrieve"
+                )
+            )
+            report = candidate_recall(
+                read_candidates(chosen), gold_papers, settings.evaluate.recall_k
+            )
+            reports = {chosen.path.name[:16]: report}
+        else:
+            with _progress() as bar:
+                tasks: dict[str, TaskID] = {}
+
+                def advance(variant: str, query_id: str, done: int, total: int) -> None:
+                    if variant not in tasks:
+                        tasks[variant] = bar.add_task(f"retrieving ({variant})", total=total)
+                    bar.update(tasks[variant], completed=done, total=total)
+
+                reports = run_ablations(questions, gold_papers, settings, progress=advance)
+    except (JsonlError, LookupError, ValueError) as error:
+        raise UserError(str(error)) from error
+    table = Table(title="candidate recall@k")
+    first = next(iter(reports.values()))
+    for column in ["variant", "family", "n", *(f"@{k}" for k in first.ks)]:
+        table.add_column(column)
+    for variant, report in reports.items():
+        for family, count, values in report.rows():
+            table.add_row(variant, family, str(count), *(f"{values[k]:.3f}" for k in report.ks))
+    Console(stderr=True).print(table)
+    _print_json({variant: report.to_json() for variant, report in reports.items()})
+
+
+@app.command()
+def retrieve(
+    ctx: typer.Context,
+    questions: Annotated[Path, typer.Option("--questions", help="Questions JSONL.")],
+) -> None:
+    """Retrieve 50 candidate papers per question (resumable) into a candidates artifact."""
+    options: GlobalOptions = ctx.obj
+    with user_errors():
+        if not questions.is_file():
+            raise UserError(f"questions file not found: {questions}")
+        settings = options.settings()
+        from littrace.retrieve.run import retrieve_questions
+        from littrace.schema import JsonlError
+
+        with _progress() as bar:
+            task = bar.add_task("retrieving", total=None)
+
+            def advance(query_id: str, done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total, description=f"retrieved {query_id}")
+
+            try:
+                run = retrieve_questions(questions, settings, progress=advance)
+            except (JsonlError, LookupError, ValueError) as error:
+                raise UserError(str(error)) from error
+        _print_summary("retrieve", run.summary())
+
+
+@app.command()
+def trace(
+    ctx: typer.Context,
+    query_id: Annotated[str, typer.Argument(help="The question's query_id.")],
+    artifact: Annotated[
+        Path | None,
+        typer.Option("--artifact", help="Artifact folder (default: latest answers/candidates)."),
+    ] = None,
+    top: Annotated[int, typer.Option("--top", help="Papers shown per ranking.")] = 10,
+) -> None:
+    """Print one question's trace: plan, rounds, PRF, rerank, verifier, Rankings A/B, answer."""
+    options: GlobalOptions = ctx.obj
+    with user_errors():
+        from littrace.retrieve.run import find_trace
+        from littrace.retrieve.show import render_record
+
+        settings = options.settings()
+        try:
+            record = find_trace(Path(settings.runtime.artifact_root), query_id, artifact)
+        except (LookupError, ValueError) as error:
+            raise UserError(str(error)) from error
+        render_record(record, Console(), top=top)
 
 
 @app.command()

@@ -368,6 +368,12 @@ class RetrieveSettings(_Section):
         description="TRACE §3.1 selection: cover each answer-target group with its own best "
         "paper before filling by fused relevance; false gives plain A/B fusion order.",
     )
+    trace_top: int = Field(
+        default=20,
+        ge=1,
+        description="Engineering: papers of each index ranking and of each fused ranking kept "
+        "in the retrieval trace.",
+    )
 
 
 # --------------------------------------------------------------------------- relate
