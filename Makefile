@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: install test lint typecheck pytest demo serve bench bench-ingest bench-index clean
+.PHONY: install browser test lint typecheck pytest demo serve bench bench-ingest bench-index clean
 
 install: $(STAMP)
 
@@ -26,8 +26,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) browser
 	$(BIN)/pytest
+
+# Debian's chromium, for the report's headless-browser test (tests/report/test_browser.py).
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+		echo "could not install chromium (needs root and Debian's apt): the browser test skips"
 
 test: lint typecheck pytest
 
