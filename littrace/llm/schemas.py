@@ -25,6 +25,8 @@ __all__ = [
     "Detail",
     "EvidenceItem",
     "ExtractedFact",
+    "Localization",
+    "Locus",
     "PaperJudgement",
     "Plan",
     "ReadingAction",
@@ -219,6 +221,27 @@ class Synthesis(_Output):
         if not any(RESULT in text for text in [self.freeform or "", *cells]):
             raise ValueError(f"a calculation needs {RESULT} in freeform or a table cell")
         return self
+
+
+# --------------------------------------------------------------------------- evidence (TRACE)
+
+
+class Locus(_Output):
+    """TRACE §3.2: one typed place in a paper that holds evidence for the question."""
+
+    source_type: SourceType
+    page: Annotated[int, Field(ge=1)]
+    object_id: str | None = Field(default=None, description="e.g. 'Table 2', as listed.")
+    section: str | None = None
+    citation_id: str | None = Field(default=None, description="The reference number cited.")
+    quote: str = Field(default="", description="A few words of the place, as printed.")
+    confidence: Annotated[float, Field(ge=0, le=1)] = 0.5
+
+
+class Localization(_Output):
+    """TRACE §3.2: the typed locators an LLM proposes for one paper's bounded text."""
+
+    evidence: list[Locus] = Field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- IntrAgent

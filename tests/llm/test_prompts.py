@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from littrace.llm.prompts import MISSING_FILLER, PromptError, Value, prompt_names, render
 from littrace.llm.schemas import (
     Detail,
+    Localization,
     PaperJudgement,
     Plan,
     ReadingAction,
@@ -76,6 +77,16 @@ SAMPLES: dict[str, tuple[dict[str, Value], type[BaseModel] | None]] = {
     "check_sufficiency": (
         {"question": QUESTION, "confidence": "conservative", "details": "F1 = 91.4"},
         Sufficiency,
+    ),
+    "localize": (
+        {
+            "question": QUESTION,
+            "answer_spec": SPEC,
+            "paper": "[p1] A paper (ACL 2023)",
+            "objects": ["Table 2 (page 6): F1 on Quarry"],
+            "text": "=== Page 6 ===\nLanternfish reaches 91.4 F1.",
+        },
+        Localization,
     ),
     "repair": ({"error": "reply: Invalid JSON", "schema": '{"type": "object"}'}, None),
 }

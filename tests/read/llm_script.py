@@ -35,6 +35,7 @@ MARKERS = {
     "extract_detail": "Extract the information in the Knowledge Chunk",
     "check_sufficiency": "Evaluate whether the details gathered so far",
     "reading_action": "read the paper one Knowledge Chunk at a time",
+    "localize": "point at the evidence for a research question in one paper",
 }
 
 
