@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pymupdf
+from pymupdf import mupdf
 
 from littrace.corpus.model import BBox, union_bbox
 
@@ -224,15 +225,43 @@ def extract_dict(page: pymupdf.Page) -> dict[str, Any]:
 
 
 def _content_size(page: pymupdf.Page) -> int:
-    """Bytes of the page's content streams and of the forms it draws, up to the limit."""
-    doc = page.parent
-    xrefs = list(page.get_contents())  # type: ignore[no-untyped-call]
-    xrefs += [item[0] for item in page.get_xobjects()]  # type: ignore[no-untyped-call]
+    """Decompressed bytes of the page's content streams and of the form XObjects its
+    resources name (nested ones too, each stream once), up to the limit.
+
+    Walked with MuPDF's object calls: ``page.get_xobjects()`` costs more than the streams.
+    """
+    pdf_page = mupdf.pdf_page_from_fz_page(page.this)
+    if not pdf_page.m_internal:
+        return 0
+    page_obj = pdf_page.obj()
+    contents = mupdf.pdf_dict_get(page_obj, mupdf.PDF_ENUM_NAME_Contents)
+    streams = (
+        [mupdf.pdf_array_get(contents, i) for i in range(mupdf.pdf_array_len(contents))]
+        if mupdf.pdf_is_array(contents)
+        else [contents]
+    )
+    resources = mupdf.pdf_dict_get_inheritable(page_obj, mupdf.PDF_ENUM_NAME_Resources)
+    pending = [resources] if resources.m_internal else []
+    seen: set[int] = set()
+    while pending:
+        xobjects = mupdf.pdf_dict_get(pending.pop(), mupdf.PDF_ENUM_NAME_XObject)
+        for i in range(mupdf.pdf_dict_len(xobjects)):
+            form = mupdf.pdf_dict_get_val(xobjects, i)
+            xref = mupdf.pdf_to_num(form)
+            subtype = mupdf.pdf_dict_get(form, mupdf.PDF_ENUM_NAME_Subtype)
+            if xref in seen or not mupdf.pdf_name_eq(subtype, mupdf.PDF_ENUM_NAME_Form):
+                continue
+            seen.add(xref)
+            streams.append(form)
+            inner = mupdf.pdf_dict_get(form, mupdf.PDF_ENUM_NAME_Resources)
+            if inner.m_internal:
+                pending.append(inner)
     total = 0
-    for xref in xrefs:
-        total += len(doc.xref_stream(xref) or b"")
-        if total > MAX_VECTOR_CONTENT:
-            break
+    for stream in streams:
+        if mupdf.pdf_is_stream(stream):
+            total += mupdf.pdf_load_stream(stream).m_internal.len
+            if total > MAX_VECTOR_CONTENT:
+                break
     return total
 
 
