@@ -7,7 +7,8 @@ sentences that sit on one page in one column, so the page text contains them ver
 
 Single-paper questions describe the paper by its method and task, never by its title (the
 real task hides the source paper). Multi-paper questions span 3-5 papers of one line of
-work. :data:`SCHEDULE` fixes the mix for 30 questions; more questions repeat it.
+work; most name every method, ``multi_followup`` names one paper and asks about the papers
+that cite it, which only the line's shared references and topic point to. :data:`SCHEDULE` fixes the mix for 30 questions; more questions repeat it.
 
 Example:
     >>> import random
@@ -39,7 +40,8 @@ from littrace.synth.vocabulary import (
 
 Record = dict[str, Any]
 
-# The mix for 30 questions (18 single-paper, 12 multi-paper), interleaved.
+# The mix for 30 questions (18 single-paper, 12 multi-paper), interleaved. Two multi-paper
+# questions (multi_followup) name one paper and leave the papers that cite it unnamed.
 SCHEDULE: tuple[str, ...] = (
     "table_value",
     "multi_table",
@@ -64,12 +66,12 @@ SCHEDULE: tuple[str, ...] = (
     "multi_citation",
     "cite_for",
     "table_answer",
-    "multi_table",
+    "multi_followup",
     "equation",
     "multi_equation",
     "table_ablation",
     "multi_text_mc",
-    "multi_table_mc",
+    "multi_followup",
     "multi_table",
 )
 FACT_KINDS = ("hardware", "optimizer", "learning_rate", "batch_size", "epochs")
@@ -637,6 +639,38 @@ class _Builder:
                 )
             winner = members[values.index(max(values))].plan.method
             q.choice(self.rng, winner, methods, size=len(methods))
+            return q
+        return None
+
+    def multi_followup(self, line: list[RenderedPaper]) -> _Question | None:
+        """One named paper and every paper of the corpus citing it, none of those named."""
+        for seed in self._by_use(line):
+            key = f"paper:{seed.plan.paper_id}"
+            citing = [p for p in self.papers if any(r.key == key for r in p.plan.references)]
+            members = sorted([seed, *citing], key=lambda p: p.plan.index)
+            if not 3 <= len(members) <= 5:
+                continue
+            plan = seed.plan
+            dataset = self.rng.choice(plan.datasets)
+            if not self._fresh("multi_followup", plan.paper_id):
+                continue
+            metric = plan.topic.metric
+            column = f"{title_case(metric)} on {dataset}"
+            text = (
+                f"What {metric} on {dataset} does {plan.method} reach, and what do the methods "
+                f"proposed by the papers that cite {self.describe(plan)} reach, as reported in "
+                "the paper that introduces each method?"
+            )
+            q = _Question("multi_paper", "table", text, members)
+            for paper in members:
+                self._table_evidence(q, paper, paper.plan.tables[0], paper.plan.method, dataset)
+            q.table(
+                [
+                    {"name": "Method", "type": "string", "is_row_key": True},
+                    {"name": column, "type": "number", "is_row_key": False},
+                ],
+                [{"Method": p.plan.method, column: p.plan.own_scores[dataset]} for p in members],
+            )
             return q
         return None
 

@@ -284,6 +284,26 @@ def test_multi_paper_questions_span_three_to_five_papers_of_one_line(
         assert {e["paper_id"] for e in record["evidence"]} == set(ids)
 
 
+def test_followup_questions_name_one_paper_and_want_exactly_the_papers_citing_it(
+    corpus: SynthCorpus, gold: list[Record], objects: dict[str, Record]
+) -> None:
+    followups = [r for r in gold if "the papers that cite" in r["question"]]
+    assert len(followups) == Counter(SCHEDULE)["multi_followup"]
+    cited_by = {
+        title: {
+            pid for pid, o in objects.items() for ref in o["references"] if ref["title"] == title
+        }
+        for title in {o["title"] for o in objects.values()}
+    }
+    for record in followups:
+        ids = {p["paper_id"] for p in record["gold_papers"]}
+        named = [pid for pid in ids if objects[pid]["title"].split(":")[0] in record["question"]]
+        assert len(named) == 1  # only the cited paper's method is named
+        assert ids == {named[0]} | cited_by[objects[named[0]]["title"]]
+        methods = {row["Method"] for row in record["answer"]["table"]["rows"]}
+        assert methods == {objects[pid]["title"].split(":")[0] for pid in ids}
+
+
 def test_lines_of_work_are_coupled_by_references(
     corpus: SynthCorpus, objects: dict[str, Record]
 ) -> None:
