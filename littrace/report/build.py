@@ -350,7 +350,11 @@ def _question(
 ) -> Html:
     trace = run.traces.get(qid, {})
     submission = run.submission.get(qid, {})
-    question = trace.get("question") or (gold or {}).get("question") or ""
+    # The answers stage's trace keeps the whole input record under "question".
+    asked = trace.get("question")
+    question = (asked.get("question") if isinstance(asked, dict) else asked) or (gold or {}).get(
+        "question", ""
+    )
     gold_papers = {id_norm(p.get("paper_id")) for p in (gold or {}).get("gold_papers") or []}
     gold_items = [i for i in (gold or {}).get("evidence") or [] if isinstance(i, dict)]
     gold_keys = {evidence_key(i) for i in gold_items}

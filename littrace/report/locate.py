@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from littrace.artifacts import Artifact, ArtifactStore
+from littrace.artifacts import Artifact, ArtifactStore, Manifest
 
 __all__ = ["ANSWERS_STAGE", "MissingArtifactError", "corpus_of", "find_answers"]
 
@@ -43,11 +43,12 @@ def find_answers(root: Path, ref: str | None = None) -> Artifact:
         return latest
     folder = Path(ref)
     if folder.is_dir():
-        artifact = ArtifactStore(folder.parents[1], catalog=False).artifacts(folder.parent.name)
-        match = [a for a in artifact if a.path == folder.absolute()]
-        if not match:
-            raise MissingArtifactError(f"{folder} is not a complete artifact")
-        return match[0]
+        from littrace.retrieve.run import artifact_at
+
+        try:
+            return artifact_at(folder)
+        except LookupError as error:
+            raise MissingArtifactError(str(error)) from error
     matches = [a for a in store.artifacts(ANSWERS_STAGE) if a.hash.startswith(ref)]
     if len(matches) != 1:
         found = "no" if not matches else f"{len(matches)}"
@@ -56,13 +57,17 @@ def find_answers(root: Path, ref: str | None = None) -> Artifact:
 
 
 def corpus_of(answers: Artifact, root: Path) -> Artifact:
-    """The corpus the answers were made from (their ``corpus`` input), else the latest one."""
+    """The corpus the answers were made from: their ``corpus`` input, or the corpus input of
+    one of their ``index:<name>`` inputs; else the latest corpus."""
     wanted = answers.manifest.inputs.get("corpus")
-    store = ArtifactStore(root, catalog=False)
+    for name, digest in answers.manifest.inputs.items():
+        if wanted is None and name.startswith("index:"):
+            manifest = Manifest.load(root / name.removeprefix("index:") / digest)
+            wanted = None if manifest is None else manifest.inputs.get("corpus")
     if wanted is not None:
-        for artifact in store.artifacts("corpus"):
-            if artifact.hash == wanted:
-                return artifact
+        manifest = Manifest.load(root / "corpus" / wanted)
+        if manifest is not None:
+            return Artifact(root / "corpus" / wanted, manifest)
     latest = _latest(root, "corpus")
     if latest is None:
         raise MissingArtifactError(f"no corpus artifact under {root}: run `littrace ingest`")

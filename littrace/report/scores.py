@@ -4,7 +4,8 @@ Everything here is computed with the official evaluator (:mod:`littrace.evaluate
 the run's metrics are :func:`evaluate_records` on its ``submission.jsonl``; the scores of a
 task family or primary evidence type are the same function on that subset of gold; a
 question's scores are the function on that one question. On top come what the official
-script does not report: candidate recall@k (Lit3R §3, Table 1) from the ``candidates`` table,
+script does not report: candidate recall@k (Lit3R §3, Table 1; :mod:`littrace.evaluate.recall`) from the
+``candidates`` table,
 and, per question, where the gold papers were lost on the way from the retriever's candidates
 to the selected papers, the evidence and the evidence locators.
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from littrace.evaluate.official import (
     paper_ids,
     read_records,
 )
+from littrace.evaluate.recall import GoldPapers, candidate_recall
 
 __all__ = [
     "RUN_METRICS_STAGE",
@@ -51,9 +53,8 @@ __all__ = [
     "GroupScore",
     "QuestionScore",
     "RunScores",
-    "read_jsonl_by_query",
-    "recall_at_k",
     "run_metrics_artifact",
+    "run_recall",
     "score_run",
 ]
 
@@ -199,28 +200,28 @@ def _row(
     }
 
 
-def read_jsonl_by_query(path: Path) -> dict[str, dict[str, Any]]:
-    """Records of a JSONL file keyed by ``query_id`` (the last one wins, as in the scorer)."""
-    return {id_norm(record.get("query_id")): record for _, record in read_records(path, "run")}
-
-
-def recall_at_k(
-    ranked: Mapping[str, Sequence[str]], gold: Mapping[str, set[str]], ks: Iterable[int]
+def run_recall(
+    ranked: Mapping[str, Sequence[str]], gold: Mapping[str, Mapping[str, Any]], ks: Sequence[int]
 ) -> dict[int, float | None]:
-    """Mean share of each question's gold papers among its first k candidates, per k.
-
-    Questions without gold papers are left out; a k with no question left is None.
+    """Candidate recall@k (:func:`littrace.evaluate.recall.candidate_recall`) over every gold
+    question with gold papers; one without candidates counts as finding none. None for every
+    k when the run has no candidates or the gold no papers.
 
     Example:
-        >>> recall_at_k({"q1": ["a", "b", "c"]}, {"q1": {"b", "z"}}, [1, 2])
-        {1: 0.0, 2: 0.5}
+        >>> gold = {"q1": {"gold_papers": [{"paper_id": "b"}, {"paper_id": "z"}]},
+        ...         "q2": {"gold_papers": [{"paper_id": "y"}]}}
+        >>> run_recall({"q1": ["a", "b"]}, gold, [1, 2])
+        {1: 0.0, 2: 0.25}
     """
-    scored = [qid for qid, papers in gold.items() if papers]
-    result: dict[int, float | None] = {}
-    for k in ks:
-        shares = [len(gold[qid] & set(ranked.get(qid, ())[:k])) / len(gold[qid]) for qid in scored]
-        result[k] = sum(shares) / len(shares) if shares else None
-    return result
+    papers = {
+        qid: GoldPapers(str(record.get("task_family") or ""), frozenset(paper_ids(record)))
+        for qid, record in gold.items()
+    }
+    papers = {qid: entry for qid, entry in papers.items() if entry.papers}
+    if not ranked or not papers:
+        return {k: None for k in ks}
+    report = candidate_recall({qid: ranked.get(qid, []) for qid in papers}, papers, ks)
+    return {k: report.overall[k] for k in ks}
 
 
 def _share(gold: set[str], found: set[str]) -> float | None:
@@ -303,7 +304,6 @@ def score_run(answers: Artifact, gold: Path | None, recall_k: Sequence[int]) -> 
 
     gold_records = read_records(gold, "gold")
     gold_by_id = {id_norm(r.get("query_id")): r for _, r in gold_records}
-    gold_papers = {qid: paper_ids(record) for qid, record in gold_by_id.items()}
     ranked = {
         qid: [str(r["paper_id"]) for r in sorted(rows, key=lambda r: int(r["rank"]))]
         for qid, rows in candidates.items()
@@ -327,7 +327,7 @@ def score_run(answers: Artifact, gold: Path | None, recall_k: Sequence[int]) -> 
                     }
                 )
         metrics = one["metrics"]
-        papers = gold_papers[qid]
+        papers = paper_ids(record)
         selected = {str(r["paper_id"]) for r in candidates.get(qid, []) if r.get("selected")}
         evidence_papers = {str(r["paper_id"]) for r in evidence_rows.get(qid, [])}
         if not evidence_rows and qid in predicted:
@@ -375,7 +375,7 @@ def score_run(answers: Artifact, gold: Path | None, recall_k: Sequence[int]) -> 
             )
     return RunScores(
         official=evaluate_records(gold_records, predicted_records),
-        recall_at_k=recall_at_k(ranked, gold_papers, recall_k),
+        recall_at_k=run_recall(ranked, gold_by_id, recall_k),
         groups=groups,
         questions=questions,
         costs=costs,

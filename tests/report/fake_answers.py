@@ -180,10 +180,19 @@ def make_answers(
         traces.append(
             {
                 "query_id": qid,
-                "question": gold["question"],
+                # As the answers stage writes it: the whole input record.
+                "question": {
+                    "query_id": qid,
+                    "question": gold["question"],
+                    "answer_types": gold["answer_types"],
+                },
                 "retrieval": {
-                    "rankings": {"A": ranked[:3], "B": ranked},
-                    "final": ranked,
+                    "candidates": ranked,
+                    "fused": [
+                        {"paper_id": c["paper_id"], "rank_a": c["rank_a"], "rank_b": c["rank_b"]}
+                        for c in candidates
+                        if c["query_id"] == qid
+                    ],
                     "rounds": [{"subquery": gold["question"][:40], "hits": len(ranked)}],
                 },
                 "readings": [{"paper_id": p, "passages": 3} for p in sorted(selected)],

@@ -13,8 +13,8 @@ from littrace.report import DEFAULT_RECALL_K
 from littrace.report.scores import (
     RUN_METRICS_STAGE,
     SUBMISSION_FILE,
-    recall_at_k,
     run_metrics_artifact,
+    run_recall,
     score_run,
 )
 from tests.report.fake_answers import fault
@@ -23,12 +23,17 @@ from tests.report.synthetic_run import SyntheticRun
 KS = (1, 5, 10)
 
 
-def test_recall_at_k_counts_gold_papers_in_the_first_k_and_skips_questions_without_gold() -> None:
+def test_run_recall_counts_questions_without_candidates_and_skips_those_without_gold() -> None:
     ranked = {"q1": ["a", "b", "c"], "q2": ["x"], "q3": ["a"]}
-    gold = {"q1": {"c", "z"}, "q2": {"y"}, "q3": set(), "q4": {"a"}}
-    # q4 has gold but no candidates: it counts as nothing found.
-    assert recall_at_k(ranked, gold, [1, 3]) == {1: 0.0, 3: pytest.approx(0.5 / 3)}
-    assert recall_at_k({}, {"q": set()}, [5]) == {5: None}
+    gold = {
+        "q1": {"gold_papers": [{"paper_id": "c"}, {"paper_id": "z"}]},
+        "q2": {"gold_papers": [{"paper_id": "y"}]},
+        "q3": {"gold_papers": []},
+        "q4": {"gold_papers": ["a"]},  # gold, but no candidates: nothing found
+    }
+    assert run_recall(ranked, gold, [1, 3]) == {1: 0.0, 3: pytest.approx(0.5 / 3)}
+    assert run_recall({}, gold, [5]) == {5: None}
+    assert run_recall(ranked, {"q": {"gold_papers": []}}, [5]) == {5: None}
 
 
 def test_run_scores_are_the_official_ones_overall_and_per_group(
