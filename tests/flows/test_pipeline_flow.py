@@ -1,5 +1,6 @@
-"""The pipeline flow end to end on six synthetic papers: a cold run builds everything, a rerun
-completes from cache, and one changed PDF reconverts that paper and rebuilds what depends on it."""
+"""The pipeline flow end to end on six synthetic papers and their six questions: a cold run
+ingests, indexes, answers and scores; a rerun completes from cache; and one changed PDF
+reconverts that paper and rebuilds what depends on it."""
 
 from __future__ import annotations
 
@@ -27,11 +28,12 @@ from prefect.client.schemas.filters import (
 from flows.pipeline import pipeline_flow
 from littrace.artifacts import Catalog
 from littrace.evaluate.official import evaluate_files
+from littrace.evaluate.validate import validate_submission
 from littrace.index.stage import INDEXES
 from littrace.synth import SynthCorpus
 from tasks.common import RESULTS_DIR
 
-STAGES = {"corpus", "evaluation", *INDEXES}
+STAGES = {"corpus", "answers", "evaluation", *INDEXES}
 
 
 @dataclass
@@ -40,6 +42,7 @@ class Run:
     flow_run_id: UUID
     states: dict[str, str]  # task run name (random suffix dropped) → state name
     seconds: float
+    submission: bytes  # <artifact_root>/submissions/validation.jsonl after the run
 
 
 def task_states(flow_run_id: UUID, expected: int, timeout_s: float = 60.0) -> dict[str, str]:
@@ -71,7 +74,9 @@ def task_states(flow_run_id: UUID, expected: int, timeout_s: float = 60.0) -> di
     named = {run.name: run.state.name for run in final if run.state}
     # Runs without a name template get a random suffix: "assemble-corpus-3fa".
     return {
-        name if name.startswith(("convert-", "index-")) else name.rsplit("-", 1)[0]: state
+        name
+        if name.startswith(("convert-", "index-", "answer-"))
+        else name.rsplit("-", 1)[0]: state
         for name, state in named.items()
     }
 
@@ -96,6 +101,7 @@ def hashes(summary: dict[str, Any]) -> dict[str, str]:
     indexes = summary["index"]["indexes"]
     return {
         "corpus": summary["corpus"],
+        "answers": summary["answer"]["artifact"],
         "evaluation": summary["evaluate"]["artifact"],
         **{name: index["artifact"] for name, index in indexes.items()},
     }
@@ -117,7 +123,6 @@ def runs(
             pdfs=pdfs,
             questions=synth.questions,
             gold=synth.gold,
-            submission=synth.gold,  # a perfect submission, until the answer stage exists
             profile="test",
             overrides={"runtime.artifact_root": str(root)},
             return_state=True,
@@ -126,15 +131,16 @@ def runs(
         flow_run_id = state.state_details.flow_run_id
         assert flow_run_id is not None
         states = task_states(flow_run_id, expected_tasks)
-        return Run(state.result(), flow_run_id, states, seconds)
+        submission = (root / "submissions" / "validation.jsonl").read_bytes()
+        return Run(state.result(), flow_run_id, states, seconds, submission)
 
-    # plan, 6 conversions, assemble, 6 indexes, scoring
-    cold = run(15)
+    # plan, 6 conversions, assemble, 6 indexes, 6 questions, commit, scoring
+    cold = run(22)
     before = {name: files_under(root / "cache" / name) for name in ("convert", "vectors")}
-    warm = run(9)
+    warm = run(10)
     changed_pdf = sorted(pdfs.glob("*.pdf"))[0]
     retitle_section(changed_pdf, "Related Work", "Earlier Work")
-    changed = run(10)
+    changed = run(17)
     after = {name: files_under(root / "cache" / name) for name in ("convert", "vectors")}
     print(
         f"\npipeline on 6 papers: cold {cold.seconds:.1f} s, warm {warm.seconds:.1f} s, "
@@ -163,6 +169,10 @@ def lineage(root: Path, run_id: str) -> dict[str, str]:
     )
 
 
+def query_ids(path: Path) -> list[str]:
+    return [json.loads(line)["query_id"] for line in path.read_text().splitlines()]
+
+
 def test_cold_run_builds_every_stage_and_scores_the_submission(
     runs: dict[str, Any], synth: SynthCorpus
 ) -> None:
@@ -172,21 +182,36 @@ def test_cold_run_builds_every_stage_and_scores_the_submission(
     assert summary["stages"] == {
         "ingest": "built",
         "index": "built",
-        "answer": "missing",
+        "answer": "built",
         "evaluate": "built",
     }
     paper_ids = {path.stem for path in synth.pdf_dir.glob("*.pdf")}
     assert {name for name in cold.states if name.startswith("convert-")} == {
         f"convert-{paper_id}" for paper_id in paper_ids
     }
+    # One task run per question.
+    assert {name for name in cold.states if name.startswith("answer-")} == {
+        f"answer-{query_id}" for query_id in query_ids(synth.questions)
+    }
     assert set(cold.states.values()) == {"Completed"}
     assert summary["ingest"]["converted_now"] == 6 and summary["ingest"]["chunks"] > 100
+    assert summary["answer"]["counts"] == {"answered": 6, "cached": 0, "reused": 0}
 
-    # Scores, in the run folder, equal the official evaluator's on the same files.
+    # The submission: one valid line per question, at the stable path and in the run folder.
+    run_folder = root / "runs" / summary["run_id"] / "validation"
+    submission = Path(summary["answer"]["submission"])
+    assert submission == root / "submissions" / "validation.jsonl"
+    assert Path(summary["answer"]["run_submission"]) == run_folder / "submission.jsonl"
+    assert submission.read_bytes() == (run_folder / "submission.jsonl").read_bytes()
+    assert query_ids(submission) == query_ids(synth.questions)
+    assert validate_submission(synth.questions, submission).ok
+
+    # Its scores, in the run folder, equal the official evaluator's on the same files; the
+    # synthetic questions are answerable, so the model-free pipeline scores well above zero.
     metrics_file = Path(summary["evaluate"]["metrics_file"])
-    assert metrics_file == root / "runs" / summary["run_id"] / "validation" / "metrics.json"
-    assert json.loads(metrics_file.read_text()) == evaluate_files(synth.gold, synth.gold)
-    assert summary["evaluate"]["composite_score"] == 1.0
+    assert metrics_file == run_folder / "metrics.json"
+    assert json.loads(metrics_file.read_text()) == evaluate_files(synth.gold, submission)
+    assert summary["evaluate"]["composite_score"] > 0.5
 
     # Lineage of every stage under the flow run's id; Prefect records named by artifact hash.
     assert summary["run_id"] == str(cold.flow_run_id)
@@ -215,24 +240,28 @@ def test_a_rerun_with_nothing_changed_completes_from_cache(runs: dict[str, Any])
     assert warm.summary["stages"] == {
         "ingest": "cached",
         "index": "cached",
-        "answer": "missing",
+        "answer": "cached",
         "evaluate": "cached",
     }
-    # No conversion task at all; every artifact-producing task answered from Prefect's cache.
+    # No conversion and no question task at all; every artifact-producing task answered from
+    # Prefect's cache.
     assert warm.states == {
         "plan-ingest": "Completed",
         "assemble-corpus": "Cached",
+        "commit-answers": "Cached",
         "score-submission": "Cached",
         **{f"index-{name}": "Cached" for name in INDEXES},
     }
     assert hashes(warm.summary) == hashes(cold.summary)
+    assert warm.submission == cold.submission
     assert warm.summary["ingest"]["from_cache"] == 6
+    assert warm.summary["answer"]["counts"] == {"answered": 0, "cached": 0, "reused": 6}
     # Cached tasks skip the library, yet the rerun's lineage names every artifact it used.
     assert lineage(runs["root"], warm.summary["run_id"]) == hashes(cold.summary)
 
 
 def test_one_changed_pdf_reconverts_that_paper_and_rebuilds_only_downstream(
-    runs: dict[str, Any],
+    runs: dict[str, Any], synth: SynthCorpus
 ) -> None:
     cold: Run = runs["cold"]
     changed: Run = runs["changed"]
@@ -245,10 +274,16 @@ def test_one_changed_pdf_reconverts_that_paper_and_rebuilds_only_downstream(
     assert changed.summary["ingest"]["from_cache"] == 5
 
     before, after = hashes(cold.summary), hashes(changed.summary)
-    # Every index is built from the corpus, so all change; the scores depend only on the
-    # gold and submission files, which did not change.
-    assert {stage for stage in STAGES if before[stage] != after[stage]} == STAGES - {"evaluation"}
-    assert changed.states["score-submission"] == "Cached"
+    # Every index is built from the corpus, so all change, and so do the answers (every
+    # question is answered again); the scores depend only on the gold and submission files.
+    rebuilt = {stage for stage in STAGES if before[stage] != after[stage]}
+    assert rebuilt - {"evaluation"} == STAGES - {"evaluation"}
+    assert {
+        name: state for name, state in changed.states.items() if name.startswith("answer-")
+    } == {f"answer-{query_id}": "Completed" for query_id in query_ids(synth.questions)}
+    same_submission = changed.submission == cold.submission
+    assert ("evaluation" not in rebuilt) == same_submission
+    assert changed.states["score-submission"] == ("Cached" if same_submission else "Completed")
     # Only the changed paper was converted and encoded again (vectors are cached per paper).
     new_conversions = {path.parent.name for path in runs["new_files"]["convert"]}
     assert len(new_conversions) == 1

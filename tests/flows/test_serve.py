@@ -43,17 +43,20 @@ from flows.serve import (
 )
 from littrace.artifacts import Catalog
 from littrace.config import load_settings
+from littrace.evaluate.validate import validate_submission
 from littrace.runtime import PROJECT_ROOT
 from tasks.common import LLM_TAG
 
 SERVE = """
 import sys
+from pathlib import Path
 from littrace.config import load_settings
+from littrace.evaluate.validate import validate_submission
 from flows.serve import serve_deployments
 
-root, port = sys.argv[1], int(sys.argv[2])
-settings = load_settings("test", overrides={"runtime.artifact_root": root})
-serve_deployments(settings, profile="test", port=port)
+root, port, config = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
+settings = load_settings("test", config, overrides={"runtime.artifact_root": root})
+serve_deployments(settings, profile="test", config_file=config, port=port)
 """
 
 
@@ -80,12 +83,14 @@ def test_prefect_yaml_declares_the_deployments_littrace_serve_serves() -> None:
 def test_served_deployments_carry_the_serve_settings(tmp_path: Path) -> None:
     settings = load_settings("test", overrides={"runtime.artifact_root": str(tmp_path)}, environ={})
     deployments = {d.name: d for d in build_deployments(settings, profile="test")}
-    assert set(deployments) == {"rebuild", "default", "demo"}
+    assert set(deployments) == {"rebuild", "default", "demo", "test", "validation"}
     for deployment in deployments.values():
         assert deployment.parameters["profile"] == "test"
         assert deployment.parameters["overrides"] == {"runtime.artifact_root": str(tmp_path)}
         assert deployment.entrypoint is not None and deployment.entrypoint.startswith("flows.")
     assert deployments["demo"].parameters["demo"] is True
+    assert deployments["test"].parameters["split"] == "test"
+    assert deployments["validation"].parameters["split"] == "validation"
     (schedule,) = deployments["rebuild"].schedules
     assert (schedule.schedule.cron, schedule.schedule.timezone) == (
         load_settings("test", environ={}).runtime.index_rebuild_cron,
@@ -120,13 +125,14 @@ def kill_servers_on(port: int) -> None:
 
 
 @contextmanager
-def served(root: Path, port: int, home: Path, log: Path) -> Iterator[str]:
-    """``serve_deployments`` in a subprocess; yields the API URL; always stops it."""
+def served(root: Path, port: int, home: Path, log: Path, config: Path) -> Iterator[str]:
+    """``serve_deployments`` in a subprocess, with the test profile and ``config``; yields
+    the API URL; always stops it."""
     env = {key: value for key, value in os.environ.items() if key != "PREFECT_API_URL"}
     env["PREFECT_HOME"] = str(home)
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-c", SERVE, str(root), str(port)],
+            [sys.executable, "-c", SERVE, str(root), str(port), str(config)],
             cwd=home.parent,
             env=env,
             stdout=out,
@@ -208,25 +214,43 @@ def published_tables(client: SyncPrefectClient, deployment: str) -> dict[str, An
 
 
 @pytest.mark.slow
-def test_served_demo_and_scheduled_rebuild_run_from_the_cli(tmp_path: Path) -> None:
+def test_served_deployments_answer_the_test_split_and_rebuild_on_schedule(tmp_path: Path) -> None:
     root, port, log = tmp_path / "artifacts", free_port(), tmp_path / "serve.log"
+    # The test split of this config: the first demo question (the demo writes the rest).
+    split = root / "demo" / "test-split.jsonl"
+    config = tmp_path / "littrace.yaml"
+    config.write_text(
+        yaml.safe_dump({"runtime": {"splits": {"test": {"questions": str(split)}}}}),
+        encoding="utf-8",
+    )
     with (
-        served(root, port, tmp_path / "prefect-home", log) as api,
+        served(root, port, tmp_path / "prefect-home", log, config) as api,
         temporary_settings(updates={PREFECT_API_URL: api}),
     ):
-        wait_for_deployments(api, ["pipeline/demo", "index/rebuild"], log)
+        names = ["pipeline/demo", "index/rebuild", "answer/test", "answer/validation"]
+        wait_for_deployments(api, names, log)
         with get_client(sync_client=True) as client:
             run_deployment("pipeline/demo", api, "demo_papers=3")
             demo = published_tables(client, "pipeline/demo")
             stages = {row["stage"]: row["status"] for row in demo["pipeline-counts"]}
-            assert stages == {
-                "ingest": "built",
-                "index": "built",
-                "answer": "missing",
-                "evaluate": "skipped",
-            }
+            assert set(stages.values()) == {"built"}
             pool, pdfs = root / "demo" / "paper_metadata.jsonl", root / "demo" / "pdfs"
             assert len(list(pdfs.glob("*.pdf"))) == 3
+
+            # answer/test as a user runs it: the configured split, the latest corpus.
+            (first, *_) = (root / "demo" / "questions.jsonl").read_text().splitlines()
+            split.write_text(first + "\n", encoding="utf-8")
+            clock = time.perf_counter()
+            run_deployment("answer/test", api)
+            print(f"\nanswer/test deployment run: {time.perf_counter() - clock:.1f} s")
+            submission = root / "submissions" / "test.jsonl"
+            lines = submission.read_text(encoding="utf-8").splitlines()
+            assert [json.loads(line)["query_id"] for line in lines] == [
+                json.loads(first)["query_id"]
+            ]
+            assert validate_submission(split, submission).ok
+            answered = published_tables(client, "answer/test")["answer-questions"]
+            assert [row["status"] for row in answered] == ["answered"]
 
             # The nightly rebuild re-ingests the pool: nothing changed, nothing rebuilt.
             run_deployment("index/rebuild", api, f"pool={pool}", f"pdfs={pdfs}")
@@ -241,9 +265,11 @@ def test_served_demo_and_scheduled_rebuild_run_from_the_cli(tmp_path: Path) -> N
                 load_settings("test", environ={}).runtime.index_rebuild_cron,
                 "UTC",
             )
+            assert not client.read_deployment_by_name("answer/test").schedules
             llm = client.read_concurrency_limit_by_tag(LLM_TAG)
             assert llm.concurrency_limit == load_settings("test", environ={}).llm.concurrency
 
-    # Both runs are in the catalog's lineage, under their flow run ids.
+    # The three runs are in the catalog's lineage, under their flow run ids.
     lineage = Catalog(root).query("SELECT DISTINCT run_id, stage FROM lineage").to_pylist()
     assert len({row["run_id"] for row in lineage if row["stage"] == "corpus"}) == 2
+    assert len({row["run_id"] for row in lineage if row["stage"] == "answers"}) == 2
