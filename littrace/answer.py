@@ -42,9 +42,8 @@ from littrace.corpus.model import (
     table_to_records,
 )
 from littrace.index.stage import IndexArtifacts, build_indexes, latest_artifact
-from littrace.read.backends import paper_reader, synthesizer
+from littrace.read.backends import Localizer, evidence_localizer, paper_reader, synthesizer
 from littrace.read.local import read_papers
-from littrace.read.localize import localize
 from littrace.read.model import PaperContext, PaperReader, SynthesisInput, Synthesizer
 from littrace.read.select import select_papers
 from littrace.read.writer import checked_record, record_errors, write_submission
@@ -109,6 +108,7 @@ class AnswerResources:
     pages: dict[str, dict[int, str]]
     reader: PaperReader
     synthesizer: Synthesizer
+    localizer: Localizer
 
     @classmethod
     def open(cls, settings: Settings, corpus: Artifact, indexes: IndexArtifacts) -> AnswerResources:
@@ -129,6 +129,7 @@ class AnswerResources:
             pages=pages,
             reader=paper_reader(settings, retrieval.client),
             synthesizer=synthesizer(settings, retrieval.client),
+            localizer=evidence_localizer(settings, retrieval.client),
         )
 
     def context(
@@ -203,7 +204,7 @@ def answer_question(
     )
     selection = select_papers(result.plan, readings, settings.read.select)
     by_id = {context.paper_id: context for context in contexts}
-    evidence = localize(question, result.plan, selection.papers, by_id, settings.read)
+    evidence, localizer_steps = resources.localizer(question, result.plan, selection.papers, by_id)
     with_evidence = {item.paper_id for item in evidence}
     papers = [p for p in selection.papers if p in with_evidence] or selection.papers
     reading_of = {reading.paper_id: reading for reading in readings}
@@ -225,6 +226,7 @@ def answer_question(
         "readings": [asdict(reading) for reading in readings],
         "selection": {"papers": selection.papers, "reasons": selection.reasons, "emitted": papers},
         "evidence": [item.row(question.query_id) | {"reasons": item.reasons} for item in evidence],
+        "localizer": localizer_steps,
         "synthesis": {
             "answer": synthesis.answer,
             "papers": synthesis.papers,

@@ -8,7 +8,8 @@ would send (Lit3R App. C: the prompts can be reproduced without calling the API)
 
 Steps: ``plan``, ``decompose_first`` (round 1), ``decompose_next`` (later rounds), ``verify``
 (every round), ``read_paper`` (Lit3R's judge), ``rank_sections`` and ``extract_detail``
-(IntrAgent's loop), and ``synthesize``. The paper-local steps read ``paper_id`` when given,
+(IntrAgent's loop), ``localize`` (TRACE's evidence localizer, per selected paper) and
+``synthesize``. The paper-local steps read ``paper_id`` when given,
 else the top candidate. All but ``plan`` need the latest corpus and its indexes.
 
 Example:
@@ -43,6 +44,7 @@ PREVIEW_STEPS = (
     "read_paper",
     "rank_sections",
     "extract_detail",
+    "localize",
     "synthesize",
 )
 PREVIEW_REASON = "prompt preview"
@@ -94,6 +96,7 @@ def preview_settings(settings: Settings, step: str) -> Settings:
         tree["retrieve"][name]["backend"] = "llm"
     tree["retrieve"]["planner"]["fallback_on_invalid"] = True
     tree["read"]["backend"] = "llm"
+    tree["read"]["evidence"]["backend"] = "llm"
     if step in ("rank_sections", "extract_detail"):
         tree["read"]["reader"] = "intragent"
     elif step == "read_paper":
@@ -116,7 +119,7 @@ def preview_prompts(
     # Imported here: opening the answer pipeline pulls in the indexes and encoders.
     from littrace.answer import AnswerResources, answer_question
     from littrace.index.stage import MissingCorpusError
-    from littrace.read.backends import paper_reader, synthesizer
+    from littrace.read.backends import evidence_localizer, paper_reader, synthesizer
     from littrace.retrieve.retriever import retrieve
 
     try:
@@ -127,10 +130,11 @@ def preview_prompts(
     resources.retrieval.client = recorder
     resources.reader = paper_reader(settings, recorder)
     resources.synthesizer = synthesizer(settings, recorder)
+    resources.localizer = evidence_localizer(settings, recorder)
 
-    if step == "synthesize":
+    if step in ("localize", "synthesize"):
         answer_question(question, resources, settings)
-        return _of_step(recorder, "synthesize")
+        return _of_step(recorder, step)
     result = retrieve(question, resources.retrieval, settings)
     if step in ("decompose_first", "decompose_next"):
         decompositions = _of_step(recorder, "decompose")

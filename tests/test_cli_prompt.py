@@ -75,10 +75,13 @@ def test_paper_local_prompts_show_the_papers_chunks(
     )
 
 
-def test_synthesis_prompt(indexed: tuple[SynthCorpus, list[str]]) -> None:
+def test_synthesis_and_localizer_prompts(indexed: tuple[SynthCorpus, list[str]]) -> None:
     code, output = prompt(indexed, "--step", "synthesize")
     assert code == 0, output
     assert "===== synthesize 1/1 =====" in output and "First-stage judgement" in output
+    code, output = prompt(indexed, "--step", "localize")
+    assert code == 0, output
+    assert "===== localize 1/" in output and "=== Page 1 ===" in output
 
 
 def test_bad_requests_are_one_line_errors(indexed: tuple[SynthCorpus, list[str]]) -> None:

@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from littrace.config import ReadSettings
+from littrace.config import ReadSettings, Settings
 from littrace.corpus.model import Chunk, Citation, PaperObject, PaperRecord, Reference
+from littrace.llm.schemas import Plan
+from littrace.read.backends import evidence_localizer
 from littrace.read.localize_llm import localize_llm
 from littrace.read.model import EvidenceItem, PaperContext
 from tests.read.llm_script import (
@@ -147,3 +149,19 @@ def test_text_is_bounded(tmp_path: Path, provider: RoutedProvider) -> None:
     run(tmp_path, ["p1"], settings, fallback=ModelFree())
     text = provider.calls[0].prompt.split("Text:\n")[1].split("\n\nReply with JSON")[0]
     assert text == "=== Page 2 ===\nParsers [12] differ.\n\n==="
+
+
+def test_backend_dispatch(tmp_path: Path, provider: RoutedProvider) -> None:
+    plan = Plan()
+    model_free = evidence_localizer(Settings(), None)
+    items, steps = model_free(QUESTION, plan, ["p1"], CONTEXTS)
+    assert items and steps == [] and all("llm" not in item.reasons for item in items)
+
+    values = {
+        "llm": {"backend": "litellm", "model": "scripted/test"},
+        "read": {"evidence": {"backend": "llm"}},
+    }
+    with_llm = evidence_localizer(Settings.model_validate(values), make_client(tmp_path))
+    provider.script["localize"] = [reply(locus("table", 6, object_id="Table 2"))]
+    items, steps = with_llm(QUESTION, plan, ["p1"], CONTEXTS)
+    assert items[0].reasons == ["llm", "verified"] and steps[0]["backend"] == "llm"
