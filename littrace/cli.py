@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -249,6 +250,13 @@ def evaluate(
             help="Retrieve --questions once per retriever variant and compare recall@k.",
         ),
     ] = False,
+    report_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            help="Also write the HTML report of the answers artifact --pred belongs to.",
+        ),
+    ] = None,
 ) -> None:
     """Score a submission with the official LitTraceQA metrics, plus composite_score; or, with
     --candidates / --ablations, the candidate recall of the retriever."""
@@ -258,6 +266,10 @@ def evaluate(
             raise UserError("give exactly one of --pred, --candidates, --ablations")
         if pred is not None:
             _print_json(evaluate_files(gold, pred))
+            if report_out is not None:
+                # --pred is <artifacts>/answers/<hash>/submission.jsonl: report that artifact.
+                written = _write_report(options.settings(), str(pred.parent), gold, report_out)
+                typer.echo(f"report: {written}", err=True)
             return
         _evaluate_recall(options.settings(), gold, artifact, questions if ablations else None)
 
@@ -420,6 +432,63 @@ def prompt(
         for number, recorded in enumerate(prompts, start=1):
             typer.echo(f"===== {recorded.step} {number}/{len(prompts)} =====")
             typer.echo(recorded.text())
+
+
+@app.command()
+def report(
+    ctx: typer.Context,
+    answers: Annotated[
+        str | None,
+        typer.Argument(help="Answers artifact: its folder, hash or hash prefix (default: latest)."),
+    ] = None,
+    gold: Annotated[
+        Path | None, typer.Option("--gold", help="Gold JSONL; without it nothing is scored.")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="HTML file (default <artifacts>/reports/<hash>.html)."),
+    ] = None,
+    pdfs: Annotated[
+        Path | None,
+        typer.Option("--pdfs", help="Folder of <paper_id>.pdf for the crops (runtime.pdfs)."),
+    ] = None,
+    pool: Annotated[
+        Path | None,
+        typer.Option("--pool", help="Pool JSONL whose pdf fields locate PDFs (runtime.pool)."),
+    ] = None,
+    run_id: Annotated[
+        str | None, typer.Option("--run-id", help="Record the scores under this run id.")
+    ] = None,
+) -> None:
+    """Write the HTML report of an answers run: metrics, recall@k, per-question evidence crops."""
+    options: GlobalOptions = ctx.obj
+    with user_errors():
+        started = time.perf_counter()
+        path = _write_report(options.settings(), answers, gold, out, pdfs, pool, run_id)
+        _print_json({"report": str(path), "seconds": round(time.perf_counter() - started, 2)})
+
+
+def _write_report(
+    settings: Settings,
+    answers: str | None,
+    gold: Path | None,
+    out: Path | None,
+    pdfs: Path | None = None,
+    pool: Path | None = None,
+    run_id: str | None = None,
+) -> Path:
+    from littrace.report import report_for_run
+    from littrace.report.locate import MissingArtifactError, find_answers
+
+    if gold is not None and not gold.is_file():
+        raise UserError(f"gold file not found: {gold}")
+    try:
+        artifact = find_answers(Path(settings.runtime.artifact_root), answers)
+        return report_for_run(
+            artifact, gold, settings, out=out, pdf_dir=pdfs, pool=pool, run_id=run_id
+        )
+    except MissingArtifactError as error:
+        raise UserError(str(error)) from error
 
 
 if __name__ == "__main__":
