@@ -162,6 +162,7 @@ _AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\s{3,})\s*")
 
 # Hyphenation repair (see the module docstring).
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_ASCII_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # _WORD on lower-cased ASCII text
 _LETTERS_TAIL = re.compile(r"[^\W\d_]+$")
 _LETTERS_HEAD = re.compile(r"^[^\W\d_]+(?:-[^\W\d_]+)*")
 _HYPHEN_PREFIXES = frozenset(
@@ -499,12 +500,22 @@ def _remove_furniture(page_lines: list[list[_Frag]], sizes: list[tuple[float, fl
             ):
                 furniture.append(line)
         if furniture:
+            ids = {id(f) for f in furniture}
+            # Only a line that overlaps a furniture line's height can share its row: one
+            # reaching above the lowest furniture line of the upper half or below the
+            # highest one of the lower half.
+            upper = max((f.y1 for f in furniture if f.y1 <= height / 2), default=-math.inf)
+            lower = min((f.y0 for f in furniture if f.y1 > height / 2), default=math.inf)
             lines = [
                 line
                 for line in lines
                 if above <= line.y1
                 and line.y0 < below
-                and not any(line is f or _same_row(line, f) for f in furniture)
+                and id(line) not in ids
+                and not (
+                    (line.y0 < upper or line.y1 > lower)
+                    and any(_same_row(line, f) for f in furniture)
+                )
             ]
         page_lines[index] = lines
 
@@ -964,7 +975,9 @@ def vocabulary(texts: Iterable[str]) -> set[str]:
     """The lower-cased words (hyphenated compounds whole) in ``texts``, for :func:`join_lines`."""
     words: set[str] = set()
     for text in texts:
-        words.update(_WORD.findall(text.lower()))
+        text = text.lower()
+        # In ASCII text the letters are a-z, and the simpler pattern runs faster.
+        words.update((_ASCII_WORD if text.isascii() else _WORD).findall(text))
     return words
 
 
