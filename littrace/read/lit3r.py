@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from littrace.config import ReadSettings
+from littrace.corpus.model import Chunk
 from littrace.llm import LlmClient, render
 from littrace.llm.schemas import PaperJudgement, Plan
 from littrace.read.model import PaperContext, PaperReader, PaperReading
@@ -55,13 +56,12 @@ def judgement_score(relevant: bool, sufficient: bool) -> float:
     return 1.0 if sufficient else 0.5
 
 
-def render_paper(context: PaperContext, settings: ReadSettings, question: Question) -> str:
-    """The ``{paper}`` block of ``read_paper``: the paper's header and its best chunks."""
+def render_paper(context: PaperContext, chunks: list[Chunk], chunk_chars: int) -> str:
+    """The ``{paper}`` block of ``read_paper``: the paper's header and the shown chunks."""
     paper = context.paper
     lines = [f"[{paper.paper_id}] {paper.title}".rstrip()]
     lines.append(f"Venue: {paper.venue or 'unknown'} {paper.year or ''}".rstrip())
-    chunks = best_chunks(question, context, settings.local.max_chunks)
-    lines += [passage(chunk, settings.local.chunk_chars) for chunk in chunks]
+    lines += [passage(chunk, chunk_chars) for chunk in chunks]
     return "\n\n".join(lines)
 
 
@@ -84,27 +84,20 @@ class Lit3rReader:
         self.fallback = fallback
         self.covers = covers
 
-    def messages(self, question: Question, context: PaperContext) -> list[dict[str, str]]:
-        """The exact messages sent for ``context`` (``littrace prompt`` shows them too)."""
-        return render(
+    def __call__(self, question: Question, plan: Plan, context: PaperContext) -> PaperReading:
+        local = self.settings.local
+        chunks = best_chunks(question, context, local.max_chunks)
+        if not chunks:
+            return self._fall_back(question, plan, context, [], "the paper has no chunks")
+        shown = {chunk.chunk_id for chunk in chunks}
+        messages = render(
             "read_paper",
             question=question.question,
             answer_spec=answer_text(question),
-            paper=render_paper(context, self.settings, question),
+            paper=render_paper(context, chunks, local.chunk_chars),
         )
-
-    def __call__(self, question: Question, plan: Plan, context: PaperContext) -> PaperReading:
-        shown = {
-            chunk.chunk_id
-            for chunk in best_chunks(question, context, self.settings.local.max_chunks)
-        }
-        if not shown:
-            return self._fall_back(question, plan, context, [], "the paper has no chunks")
         result = self.client.complete_json(
-            "read_paper",
-            self.messages(question, context),
-            PaperJudgement,
-            fallback=lambda: PaperJudgement(relevant=False),
+            "read_paper", messages, PaperJudgement, fallback=lambda: PaperJudgement(relevant=False)
         )
         if result.fallback:
             step = llm_step("read_paper", "heuristic", result.record, result.record.reason)
