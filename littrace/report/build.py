@@ -156,8 +156,11 @@ class _Crops:
             how = f"region from the {region.how}" + (
                 f", page {region.page}" if region.page != item.page else ""
             )
+        elif region is not None:
+            image = '<p class="muted">no page image: the PDF was not given or lacks the page</p>'
+            how = f"region from the {region.how}"
         else:
-            image = '<p class="muted">no page image (PDF or page not found)</p>'
+            image = '<p class="muted">no page image: the item names no page or known object</p>'
             how = "not located"
         text = f" — “{escape(item.text)}”" if item.text else ""
         score = f" · score {fmt(item.score)}" if item.score is not None else ""
