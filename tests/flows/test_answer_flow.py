@@ -156,6 +156,7 @@ def test_an_interrupted_run_answers_only_the_questions_that_failed(
     root = Path(shutil.copytree(threads.root, tmp_path / "artifacts"))
     answers = threads.summary["artifact"]
     shutil.rmtree(root / "answers" / answers)
+    shutil.rmtree(root / "submissions")
     lost = query_ids(synth.questions)[2]
     digest = hashlib.sha256(lost.encode()).hexdigest()[:16]
     (root / RESULTS_DIR / f"answers-{answers}-{digest}").unlink()
