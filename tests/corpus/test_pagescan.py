@@ -42,14 +42,23 @@ def texts(page_dict: dict[str, object]) -> list[str]:
     ]
 
 
+def drawing_bytes(page: pymupdf.Page) -> tuple[int, int]:
+    """Stored and decompressed bytes of the page's content and of every form it shows."""
+    doc = page.parent
+    xrefs = [*page.get_contents(), *(item[0] for item in page.get_xobjects())]
+    stored = sum(len(doc.xref_stream_raw(xref)) for xref in xrefs)
+    return stored, sum(len(doc.xref_stream(xref)) for xref in xrefs)
+
+
 def test_drawing_in_nested_forms_counts_towards_the_vector_limit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     page = page_with_drawn_figure(150)
     assert vector_blocks(pagescan.extract_dict(page)) == 150
-    size = pagescan._content_size(page)
-    # The page's own content is a few short lines; the rules live in the innermost form.
-    assert len(page.read_contents()) < 200 < 150 * 10 < size
+    stored, inflated = drawing_bytes(page)
+    # The page's own content is a few short lines; the rules live in the innermost form,
+    # compressed: only their decompressed size passes the limit.
+    assert len(page.read_contents()) < 200 and stored < 1000 < inflated
     monkeypatch.setattr(pagescan, "MAX_VECTOR_CONTENT", 1000)
     without_vectors = pagescan.extract_dict(page)
     assert vector_blocks(without_vectors) == 0
@@ -58,5 +67,5 @@ def test_drawing_in_nested_forms_counts_towards_the_vector_limit(
 
 def test_a_page_under_the_limit_keeps_its_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
     page = page_with_drawn_figure(5)
-    monkeypatch.setattr(pagescan, "MAX_VECTOR_CONTENT", pagescan._content_size(page))
+    monkeypatch.setattr(pagescan, "MAX_VECTOR_CONTENT", drawing_bytes(page)[1])
     assert vector_blocks(pagescan.extract_dict(page)) == 5
