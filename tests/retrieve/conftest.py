@@ -1,8 +1,10 @@
-"""A scripted litellm provider for the LLM backends of the retrieval steps (no network)."""
+"""A scripted litellm provider for the LLM backends of the retrieval steps (no network), and
+one synthetic corpus with real indexes shared by the end-to-end retrieval tests."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +12,12 @@ import litellm
 import pytest
 from litellm import CustomLLM
 
-from littrace.config import LlmSettings
+from littrace.artifacts import Artifact
+from littrace.config import LlmSettings, Settings, load_settings
+from littrace.corpus.ingest import ingest
+from littrace.index.stage import IndexArtifacts, build_indexes
 from littrace.llm.client import LlmClient
+from littrace.synth import SynthCorpus, generate_corpus
 
 
 class Scripted(CustomLLM):
@@ -44,3 +50,22 @@ def scripted_client(tmp_path: Path) -> LlmClient:
     """An LLM client whose model is the scripted provider, without retries."""
     settings = LlmSettings(backend="litellm", model="scripted/test", max_retries=0)
     return LlmClient(settings, tmp_path / "cache")
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """A synthetic corpus (12 papers, 30 questions with gold) ingested and indexed."""
+
+    corpus: SynthCorpus
+    settings: Settings
+    artifact: Artifact
+    indexes: IndexArtifacts
+
+
+@pytest.fixture(scope="session")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> Indexed:
+    corpus = generate_corpus(tmp_path_factory.mktemp("synth"), n_papers=12, seed=2, n_questions=30)
+    root = tmp_path_factory.mktemp("artifacts")
+    settings = load_settings(None, overrides={"runtime.artifact_root": str(root)}, environ={})
+    artifact = ingest(corpus.pool, corpus.pdf_dir, settings).artifact
+    return Indexed(corpus, settings, artifact, build_indexes(artifact, settings))

@@ -6,28 +6,24 @@ import json
 
 import pytest
 
-from littrace.config import Settings, load_settings
-from littrace.corpus.ingest import ingest
-from littrace.index.stage import build_indexes
+from littrace.config import Settings
 from littrace.retrieve.retriever import RetrievalResources, RetrievalResult, retrieve
 from littrace.schema import Question, read_jsonl
-from littrace.synth import generate_corpus
+from tests.retrieve.conftest import Indexed
 
 
 @pytest.fixture(scope="module")
 def retrieved(
-    tmp_path_factory: pytest.TempPathFactory,
+    indexed: Indexed,
 ) -> tuple[Settings, dict[str, dict[str, object]], list[RetrievalResult]]:
-    corpus = generate_corpus(tmp_path_factory.mktemp("synth"), n_papers=12, seed=2, n_questions=6)
-    root = tmp_path_factory.mktemp("artifacts")
-    settings = load_settings(None, overrides={"runtime.artifact_root": str(root)}, environ={})
-    artifact = ingest(corpus.pool, corpus.pdf_dir, settings).artifact
-    resources = RetrievalResources.open(build_indexes(artifact, settings), artifact, settings)
+    settings = indexed.settings
+    resources = RetrievalResources.open(indexed.indexes, indexed.artifact, settings)
     gold = {
         r["query_id"]: r
-        for r in map(json.loads, corpus.gold.read_text(encoding="utf-8").splitlines())
+        for r in map(json.loads, indexed.corpus.gold.read_text(encoding="utf-8").splitlines())
     }
-    results = [retrieve(q, resources, settings) for q in read_jsonl(corpus.questions, Question)]
+    questions = read_jsonl(indexed.corpus.questions, Question)[:6]
+    results = [retrieve(q, resources, settings) for q in questions]
     return settings, gold, results
 
 
@@ -61,6 +57,12 @@ def test_the_trace_records_every_step(
         assert search["prf_query"].startswith(search["subquery"])
         assert set(search["index_papers"]) == {"chunk_bm25", "paper_bm25", "dense"}
         assert len(search["reranked"]) <= settings.retrieve.rerank.pool_top
+        assert search["reranked"][0]["reranker_score"] is not None
+        assert set(search["prf_index_papers"]) == set(search["index_papers"])
+        assert first["pool_top"][0]["paper_id"] == result.ranking_a[0] or len(rounds) > 1
+        assert trace["backends"]["rerank"] == "embedding"
+        assert trace["fallbacks"] == []  # heuristic by configuration is no fallback
+        assert {"seconds"} <= set(trace["plan"]) and "seconds" in trace["relate"]
         assert trace["stop_reason"] in {"sufficient", "no_new_subquery", "max_rounds"}
         assert trace["relate"]["seeds"][0] == result.ranking_a[0]
         assert result.candidates == trace["candidates"]
