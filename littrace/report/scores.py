@@ -59,12 +59,13 @@ __all__ = [
 ]
 
 RUN_METRICS_STAGE = "run-metrics"
-RUN_METRICS_VERSION = "1"
+RUN_METRICS_VERSION = "2"
 SUBMISSION_FILE = "submission.jsonl"
 TRACES_FILE = "traces.jsonl"
 # The stages a gold paper or locator passes on its way to the submission, in order.
 STAGES = ("retrieval", "selection", "evidence", "locator")
 
+ANSWERS_HASH = pa.field("answers_hash", pa.string())
 METRICS_SCHEMA = pa.schema(
     [
         ("scope", pa.string()),
@@ -395,13 +396,16 @@ def run_metrics_artifact(answers: Artifact, gold: Path, scores: RunScores) -> Ar
     )
 
     def build(writer: ArtifactWriter) -> None:
-        writer.write_table("metrics", scores.metric_rows(), schema=METRICS_SCHEMA)
-        writer.write_table(
-            "question_metrics",
-            [asdict(q) for q in scores.questions],
-            schema=QUESTION_METRICS_SCHEMA,
+        # answers_hash joins these rows to the run's candidates, evidence and predictions
+        # (their artifact_hash) even when the answers were made outside a recorded run.
+        tables = (
+            ("metrics", scores.metric_rows(), METRICS_SCHEMA),
+            ("question_metrics", [asdict(q) for q in scores.questions], QUESTION_METRICS_SCHEMA),
+            ("gold_evidence", scores.gold_evidence, GOLD_EVIDENCE_SCHEMA),
         )
-        writer.write_table("gold_evidence", list(scores.gold_evidence), schema=GOLD_EVIDENCE_SCHEMA)
+        for name, rows, schema in tables:
+            tagged = [{**row, "answers_hash": answers.hash} for row in rows]
+            writer.write_table(name, tagged, schema=schema.append(ANSWERS_HASH))
         summary = {"official": scores.official, "recall_at_k": dict(scores.recall_at_k)}
         (writer.path / "result.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
 
