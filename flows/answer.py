@@ -40,6 +40,7 @@ from flows.common import publish, run_id_for, run_settings, task_runner
 from flows.evaluate import evaluate_flow, run_folder
 from flows.index import build_all_indexes
 from littrace.answer import SUBMISSION_FILE, read_questions
+from littrace.artifacts import Artifact
 from littrace.config import Settings, SplitsSettings
 from littrace.evaluate.validate import validate_submission
 from littrace.index.stage import IndexArtifacts, MissingCorpusError, latest_artifact
@@ -158,12 +159,8 @@ def answer_all(
     return records, statuses
 
 
-def _question_rows(
-    keys: AnswerKeys, settings: Settings, statuses: dict[str, str]
-) -> list[dict[str, Any]]:
+def _question_rows(artifact: Artifact, statuses: dict[str, str]) -> list[dict[str, Any]]:
     """Per question: status, latency, papers and fallback, from the answers artifact."""
-    artifact = load_artifact(Path(settings.runtime.artifact_root), keys.answers)
-    assert artifact is not None  # committed just before
     predictions = artifact.table("predictions", ["query_id", "papers", "fallback", "latency_s"])
     return [
         {
@@ -215,8 +212,11 @@ def answer_flow(
     state = commit(asked, records, settings, run, keys.answers, return_state=True)
     note_reuse(state, keys.answers, settings, run, started)
     state.result()  # raises if the commit failed
+    artifact = load_artifact(root, keys.answers)
+    if artifact is None:
+        raise LookupError(f"answer: answers artifact {keys.answers.hash[:16]} gone after commit")
 
-    artifact_submission = root / keys.answers.stage / keys.answers.hash / SUBMISSION_FILE
+    artifact_submission = artifact.path / SUBMISSION_FILE
     check = validate_submission(questions_path, artifact_submission)
     if not check.ok:
         message = f"answer: the submission for {questions_path} is invalid: {check.render()}"
@@ -240,7 +240,7 @@ def answer_flow(
             run_id=run,
         )
 
-    rows = _question_rows(keys, settings, statuses)
+    rows = _question_rows(artifact, statuses)
     counts = {
         status: sum(row["status"] == status for row in rows)
         for status in ("answered", "cached", "reused")

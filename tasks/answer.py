@@ -106,7 +106,7 @@ def open_resources(keys: AnswerKeys, settings: Settings) -> AnswerResources:
     that moves on to a new corpus frees the old one.
     """
     root = Path(settings.runtime.artifact_root)
-    identity = (str(root), keys.corpus, keys.answers.hash, settings.digest())
+    identity = (str(root), keys.corpus, *sorted(keys.indexes.values()), settings.digest())
     with _resources_lock:
         if identity not in _resources:
             _resources.clear()
