@@ -21,7 +21,7 @@ from littrace.synth import SynthCorpus, generate_corpus
 @pytest.fixture(scope="module")
 def answered(tmp_path_factory: pytest.TempPathFactory) -> tuple[SynthCorpus, Settings, Artifact]:
     tmp = tmp_path_factory.mktemp("real-run")
-    synth = generate_corpus(tmp / "synth", n_papers=4, seed=11, n_questions=3)
+    synth = generate_corpus(tmp / "synth", n_papers=3, seed=5, n_questions=2)
     settings = load_settings(
         "test", overrides={"runtime.artifact_root": str(tmp / "artifacts")}, environ={}
     )

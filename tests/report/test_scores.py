@@ -104,6 +104,8 @@ def test_run_metrics_artifact_is_cached_and_compared_across_runs_in_the_catalog(
     artifact = run_metrics_artifact(first, gold, scores)
     assert run_metrics_artifact(first, gold, scores).path == artifact.path
     assert artifact.stage == RUN_METRICS_STAGE
+    for table in ("metrics", "question_metrics", "gold_evidence"):
+        assert set(artifact.table(table).column("answers_hash").to_pylist()) == {first.hash}
     composite = Catalog(synthetic_run.root).query(
         "SELECT run_id, value FROM metrics WHERE scope = 'overall' "
         "AND metric = 'composite_score' ORDER BY run_id"
