@@ -3,5 +3,8 @@
 Modules: :mod:`~littrace.retrieve.fusion` (RRF, round-robin, best item per group),
 :mod:`~littrace.retrieve.hybrid` (three indexes + PRF), :mod:`~littrace.retrieve.rerank`
 (reranker backends, rank blend with pinning), :mod:`~littrace.retrieve.pool` (shared pool,
-Ranking A). Import from the submodules; this package imports nothing heavy.
+Ranking A), :mod:`~littrace.retrieve.retriever` (the whole loop for one question, traced),
+:mod:`~littrace.retrieve.run` (``littrace retrieve``: a question file into a ``candidates``
+artifact) and :mod:`~littrace.retrieve.show` (``littrace trace``). Import from the
+submodules; this package imports nothing heavy.
 """
