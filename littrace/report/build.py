@@ -24,7 +24,6 @@ import json
 import os
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
@@ -36,8 +35,8 @@ from littrace.evaluate.official import evidence_key, id_norm, read_records
 from littrace.report.crops import EvidenceItem, PageRenderer, Region, RegionFinder
 from littrace.report.html import Html, badge, fmt, page, recall_chart, table
 from littrace.report.scores import (
-    SUBMISSION_FILE,
     TRACES_FILE,
+    AnswersRun,
     QuestionScore,
     RunScores,
     run_metrics_artifact,
@@ -81,46 +80,6 @@ def pdf_paths(pdf_dir: Path | None = None, pool: Path | None = None) -> dict[str
     if pdf_dir is None:
         return {}
     return {path.stem: path for path in sorted(pdf_dir.glob("*.pdf"))}
-
-
-@dataclass(frozen=True)
-class _Run:
-    """What the answers artifact holds, indexed by question."""
-
-    submission: dict[str, dict[str, Any]]
-    traces: dict[str, dict[str, Any]]
-    candidates: dict[str, list[dict[str, Any]]]
-    evidence: dict[str, list[dict[str, Any]]]
-    predictions: dict[str, dict[str, Any]]
-
-    @classmethod
-    def load(cls, answers: Artifact) -> _Run:
-        def grouped(name: str) -> dict[str, list[dict[str, Any]]]:
-            rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
-            if name in answers.tables:
-                for row in answers.table(name).to_pylist():
-                    rows[str(row["query_id"])].append(row)
-            return rows
-
-        traces_path = answers.path / TRACES_FILE
-        traces = (
-            {id_norm(r.get("query_id")): r for _, r in read_records(traces_path, "traces")}
-            if traces_path.is_file()
-            else {}
-        )
-        return cls(
-            submission={
-                id_norm(r.get("query_id")): r
-                for _, r in read_records(answers.path / SUBMISSION_FILE, "submission")
-            },
-            traces=traces,
-            candidates={
-                qid: sorted(rows, key=lambda r: int(r["rank"]))
-                for qid, rows in grouped("candidates").items()
-            },
-            evidence=grouped("evidence"),
-            predictions={qid: rows[-1] for qid, rows in grouped("predictions").items()},
-        )
 
 
 class _Crops:
@@ -240,7 +199,7 @@ def _stages_section(scores: RunScores) -> Html:
     )
 
 
-def _costs_section(scores: RunScores, run: _Run) -> Html:
+def _costs_section(scores: RunScores, run: AnswersRun) -> Html:
     timings: dict[str, list[float]] = defaultdict(list)
     tokens = 0
     fallbacks: Counter[str] = Counter()
@@ -297,7 +256,9 @@ def _answer_block(answer: Any, title: str, options: Mapping[str, Any]) -> str:
     return f"<div><h4>{escape(title)}</h4>{_answer_html(answer, options)}</div>"
 
 
-def _papers_table(qid: str, run: _Run, gold_papers: set[str], titles: Mapping[str, str]) -> Html:
+def _papers_table(
+    qid: str, run: AnswersRun, gold_papers: set[str], titles: Mapping[str, str]
+) -> Html:
     candidates = run.candidates.get(qid, [])
     submitted = {
         id_norm(p.get("paper_id") if isinstance(p, dict) else p)
@@ -347,7 +308,7 @@ def _question(
     qid: str,
     gold: Mapping[str, Any] | None,
     score: QuestionScore | None,
-    run: _Run,
+    run: AnswersRun,
     crops: _Crops,
     titles: Mapping[str, str],
 ) -> Html:
@@ -462,14 +423,14 @@ def build_report(
     ``run-metrics`` artifact, and with ``run_id`` recorded in the catalog's lineage.
     """
     started = datetime.now(UTC)
-    scores = score_run(answers, gold, recall_k)
+    run = AnswersRun.load(answers)
+    scores = score_run(run, gold, recall_k)
     if gold is not None:
         metrics = run_metrics_artifact(answers, gold, scores)
         if run_id is not None:
             Catalog(answers.path.parents[1]).record_lineage(
                 LineageRecord.for_artifact(run_id, metrics, started, datetime.now(UTC))
             )
-    run = _Run.load(answers)
     gold_by_id = (
         {id_norm(r.get("query_id")): r for _, r in read_records(gold, "gold")} if gold else {}
     )

@@ -14,7 +14,7 @@ The scores are stored as a ``run-metrics`` artifact (tables ``metrics``,
 ``metrics`` view compares runs.
 
 Example:
-    >>> scores = score_run(answers_artifact, Path("gold.jsonl"), recall_k=[1, 10, 100])  # doctest: +SKIP
+    >>> scores = score_run(AnswersRun.load(answers_artifact), Path("gold.jsonl"), [1, 10])  # doctest: +SKIP
     >>> scores.official["composite_score"], scores.recall_at_k[10]  # doctest: +SKIP
     (0.61, 0.93)
     >>> run_metrics_artifact(answers_artifact, Path("gold.jsonl"), scores).tables  # doctest: +SKIP
@@ -50,6 +50,7 @@ __all__ = [
     "RUN_METRICS_STAGE",
     "SUBMISSION_FILE",
     "TRACES_FILE",
+    "AnswersRun",
     "GroupScore",
     "QuestionScore",
     "RunScores",
@@ -201,6 +202,52 @@ def _row(
     }
 
 
+@dataclass(frozen=True)
+class AnswersRun:
+    """What an answers artifact holds, indexed by question: the submission, the traces and
+    the rows of the ``candidates`` (in rank order), ``evidence`` and ``predictions`` tables."""
+
+    artifact: Artifact
+    submission_records: list[tuple[int, dict[str, Any]]]
+    traces: dict[str, dict[str, Any]]
+    candidates: dict[str, list[dict[str, Any]]]
+    evidence: dict[str, list[dict[str, Any]]]
+    predictions: dict[str, dict[str, Any]]
+
+    @property
+    def submission(self) -> dict[str, dict[str, Any]]:
+        """The submission by question (the last line of a repeated id wins, as in the scorer)."""
+        return {id_norm(r.get("query_id")): r for _, r in self.submission_records}
+
+    @classmethod
+    def load(cls, answers: Artifact) -> AnswersRun:
+        submission = answers.path / SUBMISSION_FILE
+        if not submission.is_file():
+            raise FileNotFoundError(f"answers artifact {answers.path} has no {SUBMISSION_FILE}")
+
+        def grouped(name: str) -> dict[str, list[dict[str, Any]]]:
+            rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+            if name in answers.tables:
+                for row in answers.table(name).to_pylist():
+                    rows[str(row["query_id"])].append(row)
+            return rows
+
+        traces = answers.path / TRACES_FILE
+        return cls(
+            artifact=answers,
+            submission_records=read_records(submission, "submission"),
+            traces={id_norm(r.get("query_id")): r for _, r in read_records(traces, "traces")}
+            if traces.is_file()
+            else {},
+            candidates={
+                qid: sorted(rows, key=lambda r: int(r["rank"]))
+                for qid, rows in grouped("candidates").items()
+            },
+            evidence=grouped("evidence"),
+            predictions={qid: rows[-1] for qid, rows in grouped("predictions").items()},
+        )
+
+
 def run_recall(
     ranked: Mapping[str, Sequence[str]], gold: Mapping[str, Mapping[str, Any]], ks: Sequence[int]
 ) -> dict[int, float | None]:
@@ -240,17 +287,6 @@ def _lost_at(recalls: Sequence[float | None], evidence_recall: float | None) -> 
     return None
 
 
-def _by_query(table: pa.Table | None) -> dict[str, list[dict[str, Any]]]:
-    grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in table.to_pylist() if table is not None else ():
-        grouped[str(row["query_id"])].append(row)
-    return grouped
-
-
-def _optional_table(artifact: Artifact, name: str) -> pa.Table | None:
-    return artifact.table(name) if name in artifact.tables else None
-
-
 def _answer_part(metrics: Mapping[str, float | None], has_tables: bool) -> float | None:
     # The composite's answer part alone: the composite of a run without paper and evidence scores.
     answer_only = {
@@ -284,31 +320,21 @@ def _costs(predictions: Mapping[str, dict[str, Any]]) -> dict[str, float | None]
     }
 
 
-def score_run(answers: Artifact, gold: Path | None, recall_k: Sequence[int]) -> RunScores:
-    """Score the answers artifact's ``submission.jsonl`` and tables against ``gold``.
+def score_run(run: AnswersRun, gold: Path | None, recall_k: Sequence[int]) -> RunScores:
+    """Score an answers run's ``submission.jsonl`` and tables against ``gold``.
 
     Without gold only the costs are known; every gold-based score is None.
     """
-    submission_path = answers.path / SUBMISSION_FILE
-    if not submission_path.is_file():
-        raise FileNotFoundError(f"answers artifact {answers.path} has no {SUBMISSION_FILE}")
-    predicted_records = read_records(submission_path, "submission")
-    predicted = {id_norm(r.get("query_id")): r for _, r in predicted_records}
-    predictions = {
-        qid: rows[-1] for qid, rows in _by_query(_optional_table(answers, "predictions")).items()
-    }
-    candidates = _by_query(_optional_table(answers, "candidates"))
-    evidence_rows = _by_query(_optional_table(answers, "evidence"))
+    predicted_records = run.submission_records
+    predicted = run.submission
+    predictions, candidates, evidence_rows = run.predictions, run.candidates, run.evidence
     costs = _costs(predictions)
     if gold is None:
         return RunScores(None, {k: None for k in recall_k}, (), (), costs)
 
     gold_records = read_records(gold, "gold")
     gold_by_id = {id_norm(r.get("query_id")): r for _, r in gold_records}
-    ranked = {
-        qid: [str(r["paper_id"]) for r in sorted(rows, key=lambda r: int(r["rank"]))]
-        for qid, rows in candidates.items()
-    }
+    ranked = {qid: [str(r["paper_id"]) for r in rows] for qid, rows in candidates.items()}
     questions = []
     gold_evidence = []
     for qid, record in gold_by_id.items():

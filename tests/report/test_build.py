@@ -11,7 +11,7 @@ from pathlib import Path
 import pymupdf
 
 from littrace.report import SECTION_IDS, build_report
-from littrace.report.scores import score_run
+from littrace.report.scores import AnswersRun, score_run
 from tests.report.fake_answers import fault
 from tests.report.synthetic_run import SyntheticRun
 
@@ -37,7 +37,9 @@ def test_report_has_every_section_and_question_and_opens_offline(
     # Nothing is fetched: no external scripts, styles, images or fonts.
     assert not re.search(r'(src|href)="(https?:)?//', html)
     assert "@import" not in html and "url(http" not in html
-    composite = score_run(synthetic_run.answers[0], synthetic_run.synth.gold, (1,)).official
+    composite = score_run(
+        AnswersRun.load(synthetic_run.answers[0]), synthetic_run.synth.gold, (1,)
+    ).official
     assert composite is not None
     assert f'id="composite">{composite["composite_score"]:.4f}<' in html
 

@@ -13,6 +13,7 @@ from littrace.report import DEFAULT_RECALL_K
 from littrace.report.scores import (
     RUN_METRICS_STAGE,
     SUBMISSION_FILE,
+    AnswersRun,
     run_metrics_artifact,
     run_recall,
     score_run,
@@ -41,7 +42,7 @@ def test_run_scores_are_the_official_ones_overall_and_per_group(
 ) -> None:
     answers = synthetic_run.answers[0]
     gold = synthetic_run.synth.gold
-    scores = score_run(answers, gold, KS)
+    scores = score_run(AnswersRun.load(answers), gold, KS)
     official = evaluate_files(gold, answers.path / SUBMISSION_FILE)
     assert scores.official == official
     golds = [json.loads(line) for line in gold.read_text().splitlines()]
@@ -56,7 +57,7 @@ def test_run_scores_are_the_official_ones_overall_and_per_group(
 def test_each_question_is_lost_at_the_stage_its_fault_was_injected(
     synthetic_run: SyntheticRun,
 ) -> None:
-    scores = score_run(synthetic_run.answers[0], synthetic_run.synth.gold, KS)
+    scores = score_run(AnswersRun.load(synthetic_run.answers[0]), synthetic_run.synth.gold, KS)
     for index, question in enumerate(scores.questions):
         expected = fault(index)
         if expected == "answer":
@@ -79,7 +80,7 @@ def test_each_question_is_lost_at_the_stage_its_fault_was_injected(
 def test_recall_of_a_run_drops_where_a_gold_paper_was_left_out(
     synthetic_run: SyntheticRun,
 ) -> None:
-    scores = score_run(synthetic_run.answers[0], synthetic_run.synth.gold, (100,))
+    scores = score_run(AnswersRun.load(synthetic_run.answers[0]), synthetic_run.synth.gold, (100,))
     lost = [q for q in scores.questions if q.lost_at == "retrieval"]
     assert lost
     expected = 1 - sum(1 / q.gold_papers for q in lost) / len(scores.questions)
@@ -87,7 +88,7 @@ def test_recall_of_a_run_drops_where_a_gold_paper_was_left_out(
 
 
 def test_without_gold_only_costs_are_known(synthetic_run: SyntheticRun) -> None:
-    scores = score_run(synthetic_run.answers[0], None, KS)
+    scores = score_run(AnswersRun.load(synthetic_run.answers[0]), None, KS)
     assert scores.official is None and not scores.questions
     assert scores.recall_at_k == {k: None for k in KS}
     assert scores.costs["latency_s_total"] == pytest.approx(
@@ -100,7 +101,9 @@ def test_run_metrics_artifact_is_cached_and_compared_across_runs_in_the_catalog(
 ) -> None:
     gold = synthetic_run.synth.gold
     first = synthetic_run.answers[0]
-    scores = score_run(first, gold, DEFAULT_RECALL_K)  # as the fixture's reports did
+    scores = score_run(
+        AnswersRun.load(first), gold, DEFAULT_RECALL_K
+    )  # as the fixture's reports did
     artifact = run_metrics_artifact(first, gold, scores)
     assert run_metrics_artifact(first, gold, scores).path == artifact.path
     assert artifact.stage == RUN_METRICS_STAGE
