@@ -1,7 +1,7 @@
 """The answer flow: split files from config; questions answered one task each into a validated
-submission at a stable path, scored with gold; an interrupted run resumes with the questions
-that failed; missing indexes are built and a missing corpus is named; Dask worker processes
-write the same submission as the thread runner."""
+submission at a stable path, scored with gold; an invalid one is not written; an interrupted
+run resumes with the questions that failed; missing indexes are built and a missing corpus
+is named; Dask worker processes write the same submission as the thread runner."""
 
 from __future__ import annotations
 
@@ -17,12 +17,13 @@ import pytest
 from prefect import get_client
 from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
 
+import flows.answer
 import tasks.answer
-from flows.answer import answer_flow, copy_atomically, split_files
+from flows.answer import InvalidSubmissionError, answer_flow, copy_atomically, split_files
 from littrace.artifacts import Catalog
 from littrace.config import load_settings
 from littrace.evaluate.official import evaluate_files
-from littrace.evaluate.validate import validate_submission
+from littrace.evaluate.validate import ValidationResult, validate_submission
 from littrace.index.stage import MissingCorpusError
 from littrace.runtime import PROJECT_ROOT
 from littrace.synth import SynthCorpus
@@ -174,6 +175,20 @@ def test_an_interrupted_run_answers_only_the_questions_that_failed(
     assert resumed.summary["counts"] == {"answered": 1, "cached": 5, "reused": 0}
     assert resumed.summary["artifact"] == answers
     assert resumed.submission == threads.submission
+
+
+def test_a_submission_the_validator_rejects_is_not_written(
+    threads: Answered, synth: SynthCorpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = Path(shutil.copytree(threads.root, tmp_path / "artifacts"))
+    shutil.rmtree(root / "submissions")
+    rejected = ValidationResult(
+        errors=["synth_q_001: answer must be an object"], prediction_count=6
+    )
+    monkeypatch.setattr(flows.answer, "validate_submission", lambda *args: rejected)
+    with pytest.raises(InvalidSubmissionError, match="synth_q_001: answer must be an object"):
+        answer_flow(split=SPLIT, **options(root, synth))
+    assert not (root / "submissions").exists()
 
 
 def test_missing_indexes_are_built_and_a_missing_corpus_is_named(
