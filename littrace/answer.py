@@ -202,8 +202,8 @@ def answer_question(
     readings = read_papers(
         resources.reader, question, result.plan, contexts, settings.read.local.concurrency
     )
-    selection = select_papers(result.plan, readings, settings.read.select)
     by_id = {context.paper_id: context for context in contexts}
+    selection = select_papers(result.plan, readings, settings.read.select, question, by_id)
     evidence, localizer_steps = resources.localizer(question, result.plan, selection.papers, by_id)
     with_evidence = {item.paper_id for item in evidence}
     papers = [p for p in selection.papers if p in with_evidence] or selection.papers

@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -178,6 +179,74 @@ def index(ctx: typer.Context) -> None:
 
             result = build_indexes(corpus, settings, progress=advance)
         _print_summary("index", result.summary())
+
+
+@app.command()
+def answer(
+    ctx: typer.Context,
+    questions: Annotated[Path, typer.Option("--questions", help="Input questions JSONL.")],
+    reader: Annotated[
+        str | None,
+        typer.Option("--reader", help="lit3r | intragent | modelfree (default from config)."),
+    ] = None,
+    llm: Annotated[
+        str | None, typer.Option("--llm", help="litellm model string; implies the LLM backend.")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Also copy submission.jsonl to this path.")
+    ] = None,
+) -> None:
+    """Answer every question against the latest indexes into an answers artifact."""
+    options: GlobalOptions = ctx.obj
+    with user_errors():
+        if not questions.is_file():
+            raise UserError(f"questions file not found: {questions}")
+        settings = _answer_settings(options.settings(), reader, llm)
+        from littrace.answer import SUBMISSION_FILE, answer_questions
+        from littrace.index.stage import MissingCorpusError
+        from littrace.schema import JsonlError
+
+        with _progress() as bar:
+            task = bar.add_task("answering", total=None)
+
+            def advance(query_id: str, done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total, description=f"answered {query_id}")
+
+            try:
+                artifact = answer_questions(questions, settings, progress=advance)
+            except (JsonlError, MissingCorpusError, ValueError) as error:
+                raise UserError(str(error)) from error
+        submission = artifact.path / SUBMISSION_FILE
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(submission, out)
+        _print_json(
+            {
+                "artifact": str(artifact.path),
+                "submission": str(submission),
+                "copied_to": str(out) if out else None,
+                **artifact.manifest.tables,
+            }
+        )
+
+
+def _answer_settings(settings: Settings, reader: str | None, llm: str | None) -> Settings:
+    """``settings`` with the CLI's reader and model choices applied."""
+    read: dict[str, Any] = {}
+    if reader == "modelfree":
+        read["backend"] = "heuristic"
+    elif reader in ("lit3r", "intragent"):
+        read["reader"] = reader
+    elif reader is not None:
+        raise UserError(f"unknown reader {reader!r}: use lit3r, intragent or modelfree")
+    updates: dict[str, Any] = {}
+    if llm is not None:
+        updates["llm"] = settings.llm.model_copy(update={"backend": "litellm", "model": llm})
+        if reader != "modelfree":
+            read.setdefault("backend", "llm")
+    if read:
+        updates["read"] = settings.read.model_copy(update=read)
+    return settings.model_copy(update=updates) if updates else settings
 
 
 @app.command()

@@ -493,7 +493,7 @@ class LocalReadSettings(_Section):
         description="Each shown chunk is cut like the verification listing (Lit3R §2.1.2).",
     )
     relevant_threshold: float = Field(
-        default=0.5,
+        default=0.4,
         ge=0,
         le=1,
         description="Engineering: model-free reader: a paper is relevant when its best chunk "
@@ -501,7 +501,7 @@ class LocalReadSettings(_Section):
         "target group (Lit3R §2.2.1 relevance judgement).",
     )
     sufficient_threshold: float = Field(
-        default=0.65,
+        default=0.5,
         ge=0,
         le=1,
         description="Engineering: model-free reader: a relevant paper's evidence is sufficient "
@@ -565,12 +565,11 @@ class EvidenceSettings(_Section):
         description="Engineering: bound on the PDF text the localizer sees per paper "
         "(TRACE §3.2 'bounded PDF text').",
     )
-    per_paper_ratio: float = Field(
-        default=0.9,
-        ge=0,
-        le=1,
-        description="Engineering: a paper's further evidence items are kept only when they score "
-        "this fraction of its best item, since every extra item costs precision (TRACE §3.2).",
+    per_paper: int = Field(
+        default=1,
+        ge=1,
+        description="Engineering: evidence items kept per selected paper, best first; every "
+        "extra item costs precision under the scorer's set F1 (TRACE §3.2).",
     )
 
 

@@ -17,26 +17,37 @@ Example:
 
 from __future__ import annotations
 
+import re
+
 from littrace.config import LocalReadSettings
 from littrace.llm.schemas import Plan
 from littrace.read.model import PaperContext, PaperReading
-from littrace.read.text import contains_phrase, coverage, terms
+from littrace.read.text import Query, contains_phrase, norm, terms
 from littrace.schema import Question
+
+_QUOTED = re.compile(r"[\"“”]([^\"“”]{3,})[\"“”]")
 
 
 def question_anchors(question: Question, plan: Plan) -> list[str]:
-    """The plan's anchors and rows that the question itself names (not option texts)."""
-    named = dict.fromkeys([*plan.named_anchors, *plan.rows])
-    return [anchor for anchor in named if contains_phrase(question.question, anchor)]
+    """The plan's anchors and rows that the question itself names (not option texts), and
+    any quoted phrase."""
+    named = dict.fromkeys([*plan.named_anchors, *plan.rows, *_QUOTED.findall(question.question)])
+    return [
+        anchor for anchor in named if terms(anchor) and contains_phrase(question.question, anchor)
+    ]
 
 
-def question_weights(question: Question, plan: Plan, anchor_weight: float) -> dict[str, float]:
-    """Term -> weight for scoring passages against ``question``."""
-    weights = dict.fromkeys(terms(question.question), 1.0)
+def question_query(question: Question, plan: Plan, anchor_weight: float) -> Query:
+    """The question's terms (weight 1) and its anchors as whole phrases (``anchor_weight`` per
+    term), for scoring passages."""
+    words = dict.fromkeys(terms(question.question), 1.0)
+    phrases: dict[str, float] = {}
     for anchor in question_anchors(question, plan):
-        for term in terms(anchor):
-            weights[term] = anchor_weight
-    return weights
+        anchor_terms = terms(anchor)
+        phrases[norm(anchor)] = anchor_weight * len(anchor_terms)
+        for term in anchor_terms:
+            words.pop(term, None)
+    return Query(words, phrases)
 
 
 def covered_groups(question: Question, plan: Plan, title: str) -> list[str]:
@@ -58,11 +69,11 @@ class HeuristicReader:
 
     def __call__(self, question: Question, plan: Plan, context: PaperContext) -> PaperReading:
         config = self.settings
-        weights = question_weights(question, plan, config.anchor_weight)
+        query = question_query(question, plan, config.anchor_weight)
         scored = sorted(
             (
                 (
-                    coverage(weights, chunk.text),
+                    query.score(chunk.text),
                     context.pool_scores.get(chunk.chunk_id, 0.0),
                     chunk.chunk_id,
                 )

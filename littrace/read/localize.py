@@ -14,9 +14,9 @@ A candidate scores its weighted term coverage of the question, without the terms
 paper's own title (they identify the paper, not the place), plus bonuses for an object the
 question names, a modality the plan asks for, and a passage holding one of the answer options.
 Candidates are de-duplicated under the scorer's coarse key
-(:func:`littrace.evaluate.official.evidence_key`); each paper keeps its best item and the
-items within ``read.evidence.per_paper_ratio`` of it, every selected paper keeps at least one
-(closure), and the list is cut to ``read.evidence.max_items``.
+(:func:`littrace.evaluate.official.evidence_key`); each paper keeps its best
+``read.evidence.per_paper`` items, every selected paper keeps at least one (closure), and the
+list is cut to ``read.evidence.max_items``.
 
 Example:
     >>> items = localize(question, plan, ["p1"], contexts, settings.read)  # doctest: +SKIP
@@ -33,9 +33,10 @@ from littrace.config import ReadSettings
 from littrace.corpus.model import PaperObject
 from littrace.evaluate.official import evidence_key
 from littrace.llm.schemas import Plan
-from littrace.read.heuristic import question_weights
+from littrace.read.cells import lookup_cell
+from littrace.read.heuristic import question_query
 from littrace.read.model import EvidenceItem, PaperContext
-from littrace.read.text import contains_phrase, coverage, norm, sentences, terms
+from littrace.read.text import Query, contains_phrase, norm, sentences, terms
 from littrace.schema import Question, SourceType
 
 # Bonuses added to a candidate's term coverage (in [0, 1]).
@@ -43,6 +44,9 @@ NAMED_OBJECT_BONUS = 1.0  # the question prints the object's id ("Figure 2")
 MODALITY_BONUS = 0.2  # the plan asks for this kind of evidence
 OPTION_BONUS = 0.3  # the passage holds one of the multiple-choice options
 REFERENCE_BONUS = 0.5  # the question is about a bibliography entry
+CELL_BONUS = 0.3  # a table cell sits at the row and column the question names
+ANSWER_BONUS = 0.05  # a sentence holds a number or name the question does not
+OBJECT_BONUS = 0.1  # a typed object is a structurally stronger locator than a sentence
 INTRO_CHARS = 300  # text before an object on its page that introduces it
 _MODALITY = {
     "table": "table",
@@ -70,26 +74,43 @@ def bare_label(label: str) -> str:
     return match.group(0) if match else label.strip()
 
 
-def _intro(context: PaperContext, obj: PaperObject) -> str:
-    page = context.pages.get(obj.page, "")
-    head = obj.text.splitlines()[0] if obj.text else ""
-    at = page.find(head) if head else -1
-    return page[max(0, at - INTRO_CHARS) : at] if at > 0 else ""
+def _intros(context: PaperContext) -> dict[str, str]:
+    """Each section's opening: what introduces an unlabelled display in it (page text leaves
+    equations out, so the surrounding sentence is found by section)."""
+    bodies: dict[str, list[str]] = {}
+    for chunk in context.chunks:
+        if chunk.type == "body" and chunk.section:
+            bodies.setdefault(chunk.section, []).append(chunk.text)
+    return {section: " ".join(texts)[:INTRO_CHARS] for section, texts in bodies.items()}
 
 
-def _page_of(context: PaperContext, sentence: str, default: int) -> int:
+def _page_of(pages: list[tuple[int, str]], sentence: str, default: int) -> int:
     needle = norm(sentence)[:80]
     if needle:
-        for page, text in sorted(context.pages.items()):
-            if needle in norm(text):
+        for page, text in pages:
+            if needle in text:
                 return page
     return default
 
 
-def _local_weights(question: Question, plan: Plan, context: PaperContext) -> dict[str, float]:
-    title = set(terms(context.paper.title))
-    weights = question_weights(question, plan, 1.0)
-    return {term: w for term, w in weights.items() if term not in title} or weights
+def _local_query(question: Question, plan: Plan, context: PaperContext) -> Query:
+    """The question without what identifies papers: the paper's title and the answer-target
+    anchors (they say which paper, not where in it)."""
+    identifying = set(terms(context.paper.title))
+    for group in plan.target_groups:
+        if group.role == "answer_target":
+            for anchor in group.anchors:
+                identifying.update(terms(anchor))
+    return question_query(question, plan, 1.0).without(identifying)
+
+
+def _bears_answer(sentence: str, asked: set[str]) -> bool:
+    """Whether a sentence holds something the question does not: a number or a name."""
+    words = sentence.split()[1:]
+    return any(
+        (any(ch.isdigit() for ch in word) or word[:1].isupper()) and not set(terms(word)) <= asked
+        for word in words
+    )
 
 
 def _options(question: Question) -> list[str]:
@@ -102,11 +123,15 @@ def _holds_option(text: str, options: list[str]) -> bool:
 
 def paper_candidates(question: Question, plan: Plan, context: PaperContext) -> list[EvidenceItem]:
     """Every scored evidence candidate of one paper, best first."""
-    weights = _local_weights(question, plan, context)
-    options = _options(question)
-    wanted = set(plan.modalities)
+    query = _local_query(question, plan, context)
+    # An option naming this paper's own subject says nothing about where the evidence is.
+    options = [o for o in _options(question) if not contains_phrase(context.paper.title, o)]
+    asked = set(terms(question.question))
+    wanted = set(plan.modalities) | {kind for kind in _MODALITY if kind in asked}
     about_references = bool(_REFERENCE_QUESTION.search(question.question))
     chunk_of_object = {c.object_id: c for c in context.chunks if c.object_id}
+    intros = _intros(context)
+    pages = [(page, norm(text)) for page, text in sorted(context.pages.items())]
     items: list[EvidenceItem] = []
 
     def add(item: EvidenceItem, text: str, modality: str) -> None:
@@ -120,13 +145,18 @@ def paper_candidates(question: Question, plan: Plan, context: PaperContext) -> l
 
     for obj in context.objects:
         source_type, locator = object_locator(obj)
-        text = f"{obj.caption}\n{obj.text}\n{_intro(context, obj)}"
-        item = EvidenceItem(context.paper_id, source_type, locator, coverage(weights, text))
         chunk = chunk_of_object.get(obj.object_id)
+        text = f"{obj.caption}\n{obj.text}\n{intros.get(chunk.section, '') if chunk else ''}"
+        item = EvidenceItem(
+            context.paper_id, source_type, locator, query.score(text) + OBJECT_BONUS
+        )
         if chunk is not None:
             item.chunk_id = chunk.chunk_id
         item.bbox = [float(x) for x in obj.bbox]
         item.text = text
+        if obj.kind == "table" and lookup_cell(obj.cells, question.question, question.question):
+            item.score += CELL_BONUS
+            item.reasons.append("a cell at the asked row and column")
         if contains_phrase(question.question, obj.scorer_id):
             item.score += NAMED_OBJECT_BONUS
             item.reasons.append(f"question names {obj.scorer_id}")
@@ -136,17 +166,20 @@ def paper_candidates(question: Question, plan: Plan, context: PaperContext) -> l
         if chunk.type != "body":
             continue
         for sentence in sentences(chunk.text):
-            locator = {"page": _page_of(context, sentence, chunk.page)}
+            locator = {"page": _page_of(pages, sentence, chunk.page)}
             if chunk.section:
                 locator["section"] = chunk.section
             item = EvidenceItem(
                 context.paper_id,
                 "text_span",
                 locator,
-                coverage(weights, sentence),
+                query.score(sentence),
                 chunk.chunk_id,
                 text=sentence,
             )
+            if _bears_answer(sentence, asked):
+                item.score += ANSWER_BONUS
+                item.reasons.append("holds a number or name the question lacks")
             add(item, sentence, "text")
 
     titles = {ref.label: ref.title for ref in context.references}
@@ -157,7 +190,7 @@ def paper_candidates(question: Question, plan: Plan, context: PaperContext) -> l
             if citation.section:
                 locator["section"] = citation.section
             item = EvidenceItem(
-                context.paper_id, "citation_context", locator, coverage(weights, text), text=text
+                context.paper_id, "citation_context", locator, query.score(text), text=text
             )
             item.bbox = [float(x) for x in citation.bbox] if citation.bbox else None
             add(item, text, "citation")
@@ -166,7 +199,7 @@ def paper_candidates(question: Question, plan: Plan, context: PaperContext) -> l
         label = bare_label(ref.label)
         locator = {"page": ref.page, "section": "References", "citation_id": label}
         item = EvidenceItem(
-            context.paper_id, "citation_context", locator, coverage(weights, ref.raw), text=ref.raw
+            context.paper_id, "citation_context", locator, query.score(ref.raw), text=ref.raw
         )
         if about_references:
             item.score += REFERENCE_BONUS
@@ -202,11 +235,8 @@ def localize(
             if key in seen:
                 continue
             seen.add(key)
-            if not kept or (
-                item.score >= config.per_paper_ratio * kept[0].score and item.score > 0
-            ):
-                kept.append(item)
-            else:
+            kept.append(item)
+            if len(kept) >= config.per_paper:
                 break
         if kept:
             firsts.append(kept[0])

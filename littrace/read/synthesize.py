@@ -32,21 +32,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from littrace.corpus.model import PaperObject
-from littrace.read.heuristic import question_weights
+from littrace.read.cells import CellMatch, label_terms, lookup_cell
+from littrace.read.heuristic import question_query
 from littrace.read.model import Fact, PaperContext, Synthesis, SynthesisInput
-from littrace.read.tables import (
-    CellMatch,
-    cell_fact,
-    find_cell,
-    label_terms,
-    lookup_cell,
-    paper_tables,
-    subject_terms,
-    table_rows,
-)
+from littrace.read.tables import cell_fact, find_cell, paper_tables, subject_terms, table_rows
 from littrace.read.text import (
     contains_phrase,
-    coverage,
     decimals,
     norm,
     numbers,
@@ -69,6 +60,9 @@ _HIGHER_BETTER = re.compile(r"higher is better", re.I)
 _FOLLOWS = re.compile(r"\b(?:follows?|after|next)\b", re.I)
 _COUNT = re.compile(r"\bhow many (?:subfigures|panels|sub-figures|subplots)\b", re.I)
 _PANEL = re.compile(r"\(([a-z])\)")
+_COEFFICIENT = re.compile(r"\b(?:coefficient|weight(?:s|ed)?|multipl(?:ies|ied))\b", re.I)
+_TERM_WITH_FACTOR = re.compile(r"(\d+(?:\.\d+)?)\s*\*?\s*([A-Za-z][\w]*)")
+_ARTICLES = {"a", "an", "the"}
 _FIRST_AUTHOR = re.compile(r"\bfirst author\b", re.I)
 _AUTHOR = re.compile(r"^\s*\[?[^\]]*\]\s*([^,.]+(?:\.[^,.]+)?)")
 
@@ -156,9 +150,7 @@ def cell_value(
 
 def sentence_value(question: Question, data: SynthesisInput, context: PaperContext) -> Value | None:
     """The number in the paper's sentence that best covers the question (without its subject)."""
-    weights = question_weights(question, data.plan, 1.0)
-    subject = subject_terms(context)
-    weights = {t: w for t, w in weights.items() if t not in subject} or weights
+    query = question_query(question, data.plan, 1.0).without(subject_terms(context))
     best: tuple[float, str, str] | None = None
     for chunk in context.chunks:
         if chunk.type != "body":
@@ -166,7 +158,7 @@ def sentence_value(question: Question, data: SynthesisInput, context: PaperConte
         for sentence in sentences(chunk.text):
             if not numbers(sentence):
                 continue
-            score = coverage(weights, sentence)
+            score = query.score(sentence)
             if best is None or score > best[0]:
                 best = (score, sentence, chunk.chunk_id)
     if best is None or best[0] <= 0:
@@ -213,7 +205,7 @@ def comparison(question: Question, data: SynthesisInput) -> tuple[str, list[Fact
 
 
 def _passages(data: SynthesisInput) -> list[tuple[str, float]]:
-    weights = question_weights(data.question, data.plan, 1.0)
+    query = question_query(data.question, data.plan, 1.0)
     found: list[tuple[str, float]] = []
     for item in data.evidence:
         found.append((item.text, item.score))
@@ -226,7 +218,7 @@ def _passages(data: SynthesisInput) -> list[tuple[str, float]]:
         for chunk_id in reading.chunk_ids:
             chunk = chunks.get(chunk_id)
             if chunk is not None:
-                found.append((chunk.text, coverage(weights, chunk.text)))
+                found.append((chunk.text, query.score(chunk.text)))
     return found
 
 
@@ -250,6 +242,32 @@ def _panel_count(question: Question, data: SynthesisInput) -> str | None:
             panels = set(_PANEL.findall(item.text))
             if panels:
                 return str(len(panels))
+    return None
+
+
+def _coefficient(question: Question, data: SynthesisInput) -> str | None:
+    """For "what coefficient multiplies X": the number printed right before X in a located
+    equation."""
+    if not _COEFFICIENT.search(question.question):
+        return None
+    for item in data.evidence:
+        if item.source_type != "equation_algorithm":
+            continue
+        for match in _TERM_WITH_FACTOR.finditer(item.text):
+            if re.search(rf"(?<!\w){re.escape(match.group(2))}(?!\w)", question.question):
+                return match.group(1)
+    return None
+
+
+def _located_id(question: Question, data: SynthesisInput) -> str | None:
+    """For options that are printed ids ("Equation 3"): the id of the best located object."""
+    for item in data.evidence:
+        for name in ("equation_id", "table_id", "figure_id", "algorithm_id"):
+            located = item.locator.get(name)
+            if located and any(
+                norm(o.text) == norm(str(located)) for o in question.multiple_choice_options or []
+            ):
+                return str(located)
     return None
 
 
@@ -308,9 +326,11 @@ def answer_span(question: Question, data: SynthesisInput) -> str | None:
         for i, word in enumerate(words):
             key = terms(word)
             if not key or key[0] in asked or (i == 0 and word[:1].isupper()):
-                runs.append([])
+                # An article opens the span that follows it ("a single GPU").
+                runs.append([word] if word.lower() in _ARTICLES and i > 0 else [])
             else:
                 runs[-1].append(word)
+        runs = [run for run in runs if run and run[-1].lower() not in _ARTICLES]
         spans = [" ".join(run).strip(",;:") for run in runs if run]
         if spans:
             return max(
@@ -349,7 +369,12 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         if compared is not None:
             chosen, compared_facts, how = compared
             facts.extend(compared_facts)
-        for special, name in ((_successor, "successor"), (_panel_count, "panel count")):
+        for special, name in (
+            (_successor, "successor"),
+            (_panel_count, "panel count"),
+            (_coefficient, "coefficient"),
+            (_located_id, "located object id"),
+        ):
             if chosen is None:
                 found = special(question, data)
                 chosen = _match_option(question, found) if found else None
@@ -369,6 +394,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         options = {o.label: o.text for o in question.multiple_choice_options or []}
         text = (
             options.get(chosen or "")
+            or _coefficient(question, data)
             or (value.text if value else None)
             or first_author(data)
             or answer_span(question, data)

@@ -21,69 +21,17 @@ Example:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from littrace.corpus.model import PaperObject
+from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.localize import paper_candidates
 from littrace.read.model import Fact, PaperContext, SynthesisInput
 from littrace.read.text import contains_phrase, coverage, norm, numbers, parse_value, terms
 from littrace.schema import TableColumn
 
-Cells = tuple[tuple[str, ...], ...]
 _TRUE = {"yes", "true", "y", "1", "✓", "x"}
 _FALSE = {"no", "false", "n", "0", "✗", "-"}
-_SYNONYMS = {"w/o": "without", "w/": "with"}
-
-
-def label_terms(text: str) -> set[str]:
-    """Terms of a row label or header, with "w/o" read as "without"."""
-    return {_SYNONYMS.get(term, term) for term in terms(text.replace("w/o ", "w/o "))}
-
-
-def match_share(label: str, query_terms: set[str]) -> float:
-    """The share of ``label``'s terms that ``query_terms`` contains (0 for an empty label)."""
-    own = label_terms(label)
-    return len(own & query_terms) / len(own) if own else 0.0
-
-
-@dataclass(frozen=True)
-class CellMatch:
-    """A table cell chosen for a (row entity, column description) pair."""
-
-    value: str
-    row: str
-    column: str
-    score: float
-
-
-def lookup_cell(cells: Cells, entity: str, column: str) -> CellMatch | None:
-    """The cell whose row label best matches ``entity`` and header best matches ``column``.
-
-    A row must match with at least half of its label's terms; the header with at least one
-    term; the best product of the two shares wins.
-    """
-    if len(cells) < 2:
-        return None
-    header = cells[0]
-    entity_terms = label_terms(entity)
-    column_terms = label_terms(column)
-    best: CellMatch | None = None
-    for row in cells[1:]:
-        if not row:
-            continue
-        row_score = match_share(row[0], entity_terms)
-        exact = norm(row[0]) == norm(entity)
-        if row_score < 0.5 and not exact:
-            continue
-        for j in range(1, min(len(row), len(header))):
-            col_score = match_share(header[j], column_terms)
-            if col_score <= 0:
-                continue
-            score = (1.0 if exact else row_score) * col_score
-            if best is None or score > best.score:
-                best = CellMatch(row[j], row[0], header[j], round(score, 6))
-    return best
 
 
 def typed_value(raw: Any, column_type: str) -> Any:
@@ -210,22 +158,39 @@ _OBJECT_WORDS = {
 }
 
 
+def subject_name(context: PaperContext) -> str:
+    """What a paper introduces: its title's head before a colon (``"FuseSieve: ..."``), else
+    the row of its tables named by its title, else the title."""
+    head = context.paper.title.split(":")[0].strip()
+    if head != context.paper.title.strip() and 0 < len(head.split()) <= 4:
+        return head
+    title = set(terms(context.paper.title))
+    for obj in paper_tables(context):
+        for row in obj.cells[1:]:
+            if row and row[0].strip() and label_terms(row[0]) <= title:
+                return row[0]
+    return context.paper.title
+
+
 def _row_ledger(data: SynthesisInput, key: TableColumn) -> list[tuple[str, PaperContext | None]]:
+    """(row entity, its source paper) for each row: the listed entities (plus the subjects of
+    selected papers none of them names), one row per paper for a paper key, one per subject
+    for several papers, else the rows of the one paper's best-fitting table."""
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
-    if data.plan.rows:
-        return [
-            (
-                entity,
-                next((c for c in contexts if contains_phrase(c.paper.title, entity)), None)
-                or (contexts[0] if len(contexts) == 1 else None),
-            )
-            for entity in data.plan.rows
-        ]
     if _PAPER_KEY.search(key.name):
         return [(context.paper.title, context) for context in contexts]
+    if data.plan.rows:
+        ledger: list[tuple[str, PaperContext | None]] = []
+        for entity in data.plan.rows:
+            source = next((c for c in contexts if contains_phrase(c.paper.title, entity)), None)
+            ledger.append((entity, source or (contexts[0] if len(contexts) == 1 else None)))
+        named = {id(source) for _, source in ledger if source is not None}
+        extra = [c for c in contexts if id(c) not in named and len(contexts) > 1]
+        return ledger + [(subject_name(c), c) for c in extra]
+    if len(contexts) > 1:
+        return [(subject_name(context), context) for context in contexts]
     if not contexts:
         return []
-    # One paper, rows not listed: the row labels of its table that best fits the question.
     context = contexts[0]
     query = dict.fromkeys(terms(data.question.question), 1.0)
     tables = paper_tables(context)

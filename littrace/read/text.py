@@ -142,6 +142,37 @@ def coverage(weights: Mapping[str, float], text: str) -> float:
     return sum(w for term, w in weights.items() if term in present) / total
 
 
+@dataclass(frozen=True)
+class Query:
+    """Weighted terms plus weighted phrases that count only when present whole.
+
+    Example:
+        >>> query = Query({"cite": 1.0}, {"negative sampling revisited": 3.0})
+        >>> query.score("Cited: Negative Sampling Revisited"), query.score("negative sampling")
+        (0.75, 0.0)
+    """
+
+    terms: dict[str, float]
+    phrases: dict[str, float]
+
+    def score(self, text: str) -> float:
+        """The weighted share of the query present in ``text`` (0 for an empty query)."""
+        total = sum(self.terms.values()) + sum(self.phrases.values())
+        if total <= 0:
+            return 0.0
+        padded = f" {norm(text)} "
+        got = sum(w for phrase, w in self.phrases.items() if f" {phrase} " in padded)
+        return (got + coverage(self.terms, text) * sum(self.terms.values())) / total
+
+    def without(self, words: set[str]) -> Query:
+        """The query without ``words`` and without phrases made only of them."""
+        kept = Query(
+            {t: w for t, w in self.terms.items() if t not in words},
+            {p: w for p, w in self.phrases.items() if not set(terms(p)) <= words},
+        )
+        return kept if kept.terms or kept.phrases else self
+
+
 def sentences(text: str) -> list[str]:
     """``text`` cut at sentence ends and line breaks; empty pieces dropped."""
     return [piece.strip() for piece in _SENTENCE_END.split(text) if piece.strip()]

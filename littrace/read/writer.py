@@ -4,7 +4,8 @@ Every record is checked against the official validator's per-record rules
 (:mod:`littrace.evaluate.validate`, the same code ``littrace validate`` runs) and the official
 JSON schema before anything is written. An invalid record is repaired (duplicate papers and
 malformed evidence dropped, missing answer parts filled, cells re-typed, an unknown option
-replaced) or, if still invalid, replaced by a conservative fallback; the reason is returned so
+replaced) or, when it has no answer object or is still invalid, replaced by a conservative
+fallback; the reason is returned so
 the trace keeps it. A record is never dropped: the file has exactly one line per question, in
 input order, and is written atomically.
 
@@ -58,7 +59,12 @@ def fallback_record(question: Question) -> dict[str, Any]:
     return {"query_id": question.query_id, "gold_papers": [], "evidence": [], "answer": answer}
 
 
-def _repaired(record: dict[str, Any], question: Question) -> dict[str, Any]:
+def _repaired(record: dict[str, Any], question: Question) -> dict[str, Any] | None:
+    """The record with its surface problems fixed; None when it has no answer object."""
+    raw_answer = record.get("answer")
+    if not isinstance(raw_answer, dict):
+        return None
+    answer: dict[str, Any] = raw_answer
     fallback = fallback_record(question)
     papers: list[dict[str, str]] = []
     for paper in record.get("gold_papers") or []:
@@ -71,8 +77,6 @@ def _repaired(record: dict[str, Any], question: Question) -> dict[str, Any]:
         for item in record.get("evidence") or []
         if isinstance(item, dict) and item.get("paper_id") in known and _valid_evidence(item)
     ]
-    raw_answer = record.get("answer")
-    answer: dict[str, Any] = raw_answer if isinstance(raw_answer, dict) else {}
     fixed: dict[str, Any] = {}
     if "freeform" in question.answer_types:
         text = (answer.get("freeform") or {}).get("text")
@@ -112,7 +116,7 @@ def checked_record(record: dict[str, Any], question: Question) -> tuple[dict[str
     if not errors:
         return record, None
     repaired = _repaired(record, question)
-    if not record_errors(repaired, question):
+    if repaired is not None and not record_errors(repaired, question):
         return repaired, f"repaired: {'; '.join(errors)}"
     return fallback_record(question), f"fallback: {'; '.join(errors)}"
 

@@ -1,0 +1,112 @@
+"""Hand-made papers for the reader tests: one results table, an equation, citations."""
+
+from __future__ import annotations
+
+from littrace.corpus.model import Chunk, Citation, PaperObject, PaperRecord, Reference
+from littrace.read.model import PaperContext
+
+TABLE_CELLS = (
+    ("Method", "SciDocs-S", "TREC-X"),
+    ("BM25", "31.2", "40.0"),
+    ("DenseX", "38.5", "44.1"),
+    ("SparseSieve", "41.2", "47.3"),
+)
+
+
+def context(
+    paper_id: str = "p1", method: str = "SparseSieve", rank: int = 1, cells: tuple = TABLE_CELLS
+) -> PaperContext:
+    """A paper titled after ``method`` with a results table, an objective and references."""
+    table_text = "\n".join("\t".join(row) for row in cells)
+    chunks = (
+        Chunk(f"{paper_id}#0000", paper_id, "title_abstract", 1, f"{method}: Sparse Retrieval"),
+        Chunk(
+            f"{paper_id}#0001",
+            paper_id,
+            "body",
+            2,
+            "We train with AdamW. The batch size is 256. Training runs for 20 epochs.",
+            section="4.1 Setup",
+        ),
+        Chunk(
+            f"{paper_id}#0002",
+            paper_id,
+            "body",
+            3,
+            "The overall training objective combines the task loss with the alignment loss:",
+            section="3.3 Objective",
+        ),
+        Chunk(
+            f"{paper_id}#0003",
+            paper_id,
+            "equation_algorithm",
+            3,
+            "(2)\nL = L_task + 0.5 L_align",
+            section="3.3 Objective",
+            object_id="(2)",
+        ),
+        Chunk(
+            f"{paper_id}#0004",
+            paper_id,
+            "table",
+            4,
+            f"Table 1: nDCG@10 results.\n{table_text}",
+            section="4.2 Results",
+            object_id="Table 1",
+        ),
+    )
+    objects = (
+        PaperObject(
+            paper_id,
+            "equation",
+            "(2)",
+            "2",
+            3,
+            3,
+            "",
+            (0.0, 0.0, 1.0, 1.0),
+            "L = L_task + 0.5 L_align",
+        ),
+        PaperObject(
+            paper_id,
+            "table",
+            "Table 1",
+            "1",
+            4,
+            4,
+            "Table 1: nDCG@10 on two benchmarks.",
+            (0.0, 0.0, 1.0, 1.0),
+            table_text,
+            cells,
+        ),
+    )
+    references = (
+        Reference(
+            paper_id,
+            "7",
+            "[7] A. Turing. Negative Sampling Revisited. 2020.",
+            6,
+            "Turing",
+            "Negative Sampling Revisited",
+            2020,
+        ),
+    )
+    citations = (
+        Citation(
+            paper_id,
+            2,
+            "We follow negative sampling [7].",
+            ("7",),
+            ("Negative Sampling Revisited",),
+            "2 Related Work",
+        ),
+    )
+    pages = {
+        2: "We train with AdamW. The batch size is 256. Training runs for 20 epochs.",
+        3: "The overall training objective combines the task loss with the alignment loss:",
+        4: "Table 1: nDCG@10 results.",
+    }
+    paper = PaperRecord(
+        paper_id, f"{method}: Sparse Retrieval", ("A. Author",), "", "Venue", 2024, True
+    )
+    return PaperContext(paper, chunks, objects, {}, rank, references, citations, pages)

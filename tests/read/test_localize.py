@@ -1,0 +1,68 @@
+"""The evidence localizer: typed locators in the scorer's forms, dedup, cap and closure."""
+
+from __future__ import annotations
+
+from littrace.config import ReadSettings
+from littrace.evaluate.official import evidence_key
+from littrace.llm.schemas import Plan
+from littrace.read.localize import bare_label, localize, paper_candidates
+from littrace.schema import Question
+from tests.read.helpers import context
+
+PLAN = Plan(named_anchors=["SparseSieve"])
+
+
+def question(text: str) -> Question:
+    return Question(query_id="q", benchmark="LitTraceQA", question=text, answer_types=["freeform"])
+
+
+def best(text: str) -> dict[str, object]:
+    return paper_candidates(question(text), PLAN, context())[0].submission()
+
+
+def test_a_table_value_points_at_the_grid_page_and_printed_table_id() -> None:
+    assert best("What nDCG@10 does DenseX reach on SciDocs-S in the SparseSieve paper?") == {
+        "paper_id": "p1",
+        "source_type": "table",
+        "locator": {"page": 4, "table_id": "Table 1"},
+    }
+
+
+def test_an_equation_gets_its_number_in_the_scorer_form() -> None:
+    item = best("In the SparseSieve paper, which equation defines the overall training objective?")
+    assert item["source_type"] == "equation_algorithm"
+    assert item["locator"] == {"page": 3, "equation_id": "Equation 2"}
+
+
+def test_text_facts_are_text_spans_on_the_printing_page() -> None:
+    item = best("What batch size is used to train SparseSieve?")
+    assert item["source_type"] == "text_span"
+    assert item["locator"] == {"page": 2, "section": "4.1 Setup"}
+
+
+def test_citations_carry_bare_reference_numbers() -> None:
+    cited = best("Which work does the SparseSieve paper cite for negative sampling?")
+    assert cited["locator"] == {"page": 2, "citation_id": "7", "section": "2 Related Work"}
+    entry = best("Who is the first author of reference [7] in the SparseSieve paper?")
+    assert entry["locator"] == {"page": 6, "section": "References", "citation_id": "7"}
+    assert bare_label("[24]") == "24"
+
+
+def test_dedup_cap_and_closure_over_several_papers() -> None:
+    contexts = {f"p{i}": context(f"p{i}", f"Method{i}") for i in range(4)}
+    q = question("What nDCG@10 does DenseX reach on SciDocs-S and TREC-X?")
+    settings = ReadSettings()
+    items = localize(q, Plan(), list(contexts), contexts, settings)
+    keys = [evidence_key(item.submission()) for item in items]
+    assert len(keys) == len(set(keys))  # no two items share the scorer's coarse key
+    assert {item.paper_id for item in items} == set(contexts)  # every paper has evidence
+    capped = settings.model_copy(
+        update={"evidence": settings.evidence.model_copy(update={"max_items": 2})}
+    )
+    assert len(localize(q, Plan(), list(contexts), contexts, capped)) == 2
+    loose = settings.model_copy(
+        update={"evidence": settings.evidence.model_copy(update={"per_paper": 3})}
+    )
+    # By default one item per paper: every extra one costs precision.
+    assert len(localize(q, Plan(), ["p0"], contexts, settings)) == 1
+    assert len(localize(q, Plan(), ["p0"], contexts, loose)) == 3

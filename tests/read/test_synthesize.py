@@ -1,0 +1,100 @@
+"""Model-free synthesis: values, calculations, comparisons and option scoring."""
+
+from __future__ import annotations
+
+from littrace.config import ReadSettings
+from littrace.llm.schemas import Plan
+from littrace.read.localize import localize
+from littrace.read.model import PaperContext, SynthesisInput
+from littrace.read.synthesize import synthesize
+from littrace.schema import Question
+from tests.read.helpers import context
+
+
+def ask(text: str, options: list[str] | None = None, freeform: bool = True) -> Question:
+    types = (["freeform"] if freeform else []) + (["multiple_choice"] if options else [])
+    record: dict[str, object] = {
+        "query_id": "q",
+        "benchmark": "LitTraceQA",
+        "question": text,
+        "answer_types": types,
+    }
+    if options:
+        record["multiple_choice_options"] = [
+            {"label": chr(65 + i), "text": o} for i, o in enumerate(options)
+        ]
+    return Question.model_validate(record)
+
+
+def run(
+    question: Question, contexts: list[PaperContext], plan: Plan | None = None
+) -> dict[str, object]:
+    plan = plan or Plan()
+    by_id = {c.paper_id: c for c in contexts}
+    papers = list(by_id)
+    evidence = localize(question, plan, papers, by_id, ReadSettings())
+    return synthesize(SynthesisInput(question, plan, papers, by_id, {}, evidence)).answer
+
+
+def test_a_table_value_picks_the_numerically_equal_option_whatever_its_unit() -> None:
+    q = ask(
+        "What nDCG@10 does DenseX reach on TREC-X in the SparseSieve paper?",
+        ["40.0", "44.1%", "47.3"],
+    )
+    answer = run(q, [context()])
+    assert answer["multiple_choice"] == {"gold": "B"}
+    assert answer["freeform"] == {"text": "44.1%"}  # the chosen option's own text
+
+
+def test_the_subject_row_is_used_when_no_other_row_is_named() -> None:
+    q = ask("What nDCG@10 does SparseSieve achieve on SciDocs-S?")
+    assert run(q, [context()])["freeform"] == {"text": "41.2"}
+
+
+def test_a_gain_is_calculated_against_the_strongest_baseline() -> None:
+    q = ask(
+        "By how many points does SparseSieve improve nDCG@10 on SciDocs-S compared with the "
+        "strongest baseline?",
+        ["2.7", "10.0", "3.7"],
+    )
+    answer = run(q, [context()])
+    assert answer["freeform"] == {"text": "2.7"}  # 41.2 - 38.5, not a table cell
+    assert answer["multiple_choice"] == {"gold": "A"}
+
+
+def test_a_comparison_reads_each_option_from_its_own_paper() -> None:
+    low = context("p1", "SparseSieve")
+    high = context("p2", "FlowRelay", cells=(("Method", "SciDocs-S"), ("FlowRelay", "52.0")))
+    q = ask(
+        "Which of SparseSieve and FlowRelay reports the best nDCG@10 on SciDocs-S?",
+        ["SparseSieve", "FlowRelay"],
+        freeform=False,
+    )
+    assert run(q, [low, high]) == {"multiple_choice": {"gold": "B"}}
+    q_low = ask(
+        "Which of SparseSieve and FlowRelay reports the lowest nDCG@10 on SciDocs-S?",
+        ["SparseSieve", "FlowRelay"],
+        freeform=False,
+    )
+    assert run(q_low, [low, high]) == {"multiple_choice": {"gold": "A"}}
+
+
+def test_a_coefficient_is_read_from_the_located_equation() -> None:
+    q = ask(
+        "In the SparseSieve paper, what coefficient multiplies L_align in the overall "
+        "training objective?"
+    )
+    assert run(q, [context()])["freeform"] == {"text": "0.5"}
+
+
+def test_options_without_computed_values_are_scored_by_supporting_evidence() -> None:
+    q = ask("Which optimizer is used to train SparseSieve?", ["SGD", "AdamW", "Adafactor"])
+    assert run(q, [context()])["multiple_choice"] == {"gold": "B"}
+
+
+def test_freeform_without_options_is_a_short_span_of_the_best_sentence() -> None:
+    assert run(ask("What batch size is used to train SparseSieve?"), [context()]) == {
+        "freeform": {"text": "256"}
+    }
+    author = ask("Who is the first author of reference [7] in the SparseSieve paper?")
+    assert run(author, [context()]) == {"freeform": {"text": "A. Turing"}}

@@ -1,0 +1,68 @@
+"""Table answers: cell lookup, typing, merging and the row ledger."""
+
+from __future__ import annotations
+
+from littrace.llm.schemas import Plan
+from littrace.read.model import SynthesisInput
+from littrace.read.tables import assemble_rows, lookup_cell, table_rows, typed_value
+from littrace.schema import Question, TableColumn
+from tests.read.helpers import TABLE_CELLS, context
+
+SCHEMA = [
+    TableColumn(name="Method", type="string", is_row_key=True),
+    TableColumn(name="nDCG@10 on SciDocs-S", type="number", is_row_key=False),
+]
+
+
+def test_cells_are_found_by_row_entity_and_column_description() -> None:
+    match = lookup_cell(TABLE_CELLS, "DenseX", "nDCG@10 on TREC-X")
+    assert match is not None and (match.value, match.row, match.column) == (
+        "44.1",
+        "DenseX",
+        "TREC-X",
+    )
+    assert lookup_cell(TABLE_CELLS, "ColBERT", "nDCG@10 on TREC-X") is None
+    ablation = (("Variant", "SciDocs-S"), ("Ours (full)", "41.2"), ("w/o router", "39.0"))
+    found = lookup_cell(ablation, "the variant without the router", "SciDocs-S")
+    assert found is not None and found.value == "39.0"
+
+
+def test_values_are_typed_by_the_schema() -> None:
+    assert typed_value("41.2%", "number") == 41.2
+    assert typed_value("n/a", "number") is None
+    assert typed_value(True, "number") is None
+    assert typed_value("yes", "boolean") is True
+    assert typed_value("  ", "string") is None
+
+
+def test_rows_merge_complementary_cells_and_drop_empty_ones() -> None:
+    schema = [*SCHEMA, TableColumn(name="Params", type="number", is_row_key=False)]
+    rows = assemble_rows(
+        schema,
+        [
+            ("DenseX", {"nDCG@10 on SciDocs-S": "38.5"}),
+            ("densex", {"Params": "110M"}),  # the same row key, normalised
+            ("Ghost", {}),  # nothing known: dropped
+        ],
+    )
+    assert rows == [{"Method": "DenseX", "nDCG@10 on SciDocs-S": 38.5, "Params": 110.0}]
+
+
+def test_the_listed_rows_fix_the_ledger_and_each_row_reads_its_own_paper() -> None:
+    a = context("pa", "SparseSieve")
+    b = context("pb", "FlowRelay", cells=(("Method", "SciDocs-S"), ("FlowRelay", "50.5")))
+    question = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="What nDCG@10 on SciDocs-S do SparseSieve, FlowRelay and Nobody each reach?",
+        answer_types=["table"],
+        table_schema=SCHEMA,
+    )
+    plan = Plan(rows=["SparseSieve", "FlowRelay", "Nobody"])
+    data = SynthesisInput(question, plan, ["pa", "pb"], {"pa": a, "pb": b}, {}, [])
+    rows, facts, how = table_rows(data)
+    assert rows == [
+        {"Method": "SparseSieve", "nDCG@10 on SciDocs-S": 41.2},
+        {"Method": "FlowRelay", "nDCG@10 on SciDocs-S": 50.5},
+    ]
+    assert how == "listed rows" and {fact.paper_id for fact in facts} == {"pa", "pb"}
