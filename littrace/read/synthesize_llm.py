@@ -1,7 +1,7 @@
 """Lit3R's cross-paper synthesis (§2.2.2) with the ``synthesize`` prompt.
 
 The model sees each paper to answer from (its header, its first-stage reading: verdict,
-IntrAgent details, and the chunks the reading cited, or else its best chunks, each cut to
+IntrAgent's extracted details, and the chunks the reading cited, or else its best chunks, each cut to
 ``read.local.chunk_chars``, at most ``read.local.max_chunks``) and replies with a
 :class:`littrace.llm.schemas.Synthesis`: the answer components, the papers, evidence items,
 the facts it rests on (value as printed, unit, paper, chunk) and, when the answer is derived,
@@ -40,6 +40,7 @@ from littrace.corpus.model import Chunk
 from littrace.llm import LlmClient, render
 from littrace.llm.schemas import RESULT, Cell, Plan, first_number
 from littrace.llm.schemas import Synthesis as Reply
+from littrace.read.intragent import BACKEND as INTRAGENT
 from littrace.read.lit3r import BACKEND
 from littrace.read.model import Fact, PaperContext, PaperReading, Synthesis
 from littrace.read.passages import answer_text, best_chunks, llm_step, passage
@@ -124,7 +125,8 @@ def render_papers(
             f"Venue: {paper.venue or 'unknown'} {paper.year or ''}".rstrip(),
             f"First-stage judgement ({reading.backend}): {verdict}",
         ]
-        lines += [f"Detail: {detail}" for detail in reading.details]
+        if reading.backend == INTRAGENT:  # other readers' details are scores, not findings
+            lines += [f"Detail: {detail}" for detail in reading.details]
         by_id = {chunk.chunk_id: chunk for chunk in context.chunks}
         cited = [by_id[chunk_id] for chunk_id in reading.chunk_ids if chunk_id in by_id]
         chunks = cited[:count] or best_chunks(question, context, count)

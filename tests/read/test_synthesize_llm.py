@@ -32,8 +32,8 @@ CONTEXTS = {
     "p2": context("p2", [("0001", "5 Results", "Heron: 88.1 F1.")], title="Heron"),
 }
 READINGS = [
-    PaperReading("p1", True, True, 1.0, ["p1#0001"], ["Lanternfish 91.4, Heron 88.1"], "lit3r"),
-    PaperReading("p2", True, False, 0.5, [], [], "lit3r"),
+    PaperReading("p1", True, True, 1.0, ["p1#0001"], ["Lanternfish 91.4, Heron 88.1"], "intragent"),
+    PaperReading("p2", True, False, 0.5, [], ["p2#0001: 0.512"], "heuristic"),
 ]
 FALLBACK = Synthesis({"freeform": {"text": "model-free"}}, ["p1"], backend="heuristic")
 
@@ -68,7 +68,9 @@ def test_difference_is_computed_in_python(tmp_path: Path, provider: RoutedProvid
     prompt = provider.calls[0].prompt
     assert GAP.question in prompt
     assert "Heron reaches 88.1 F1 and Lanternfish 91.4 F1 on Quarry." in prompt
-    assert "Detail: Lanternfish 91.4, Heron 88.1" in prompt
+    assert "Detail: Lanternfish 91.4, Heron 88.1" in prompt  # IntrAgent's findings
+    assert "0.512" not in prompt  # the model-free reader's details are scores
+    assert "First-stage judgement (heuristic): relevant, not sufficient" in prompt
     assert "[p2#0001] (body, page 1, section 5 Results)\nHeron: 88.1 F1." in prompt  # best chunk
     # 91.4 - 88.10 at the operands' finest precision (two decimals), not the model's 4.0.
     assert synthesis.answer == {"freeform": {"text": "Lanternfish is ahead by 3.30 F1 points."}}
