@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: install browser test lint typecheck pytest demo serve bench bench-ingest bench-index clean
+.PHONY: install browser test lint typecheck pytest demo serve bench bench-ingest bench-index bench-retrieve clean
 
 install: $(STAMP)
 
@@ -53,7 +53,7 @@ serve: $(STAMP)
 	$(BIN)/littrace serve --port $(PORT)
 
 # Benchmarks print ratios against a baseline measured in the same run (see bench/*.py).
-bench: bench-ingest bench-index
+bench: bench-ingest bench-index bench-retrieve
 
 bench-ingest: $(STAMP)
 	$(BIN)/python bench/ingest.py
@@ -61,6 +61,10 @@ bench-ingest: $(STAMP)
 bench-index: $(STAMP)
 	$(BIN)/python bench/index_bm25.py
 	$(BIN)/python bench/index_dense.py
+
+# Builds a 100k-chunk index once under /tmp/littrace-bench-retrieve (cached), then measures.
+bench-retrieve: $(STAMP)
+	$(BIN)/python bench/retrieve.py
 
 clean:
 	rm -rf $(VENV) .prefect .mypy_cache .ruff_cache .pytest_cache
