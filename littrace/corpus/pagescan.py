@@ -87,7 +87,10 @@ _FRAGMENT_GAP = 1.0
 _INF = float("inf")
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen, though never changed: a frozen dataclass sets each field through
+# object.__setattr__, which made building the fragments a sixth of the scan. The hash is
+# the frozen one (from the fields).
+@dataclass(slots=True, unsafe_hash=True)
 class ScanLine:
     """One text fragment: a PyMuPDF line, or the part of one between two wide gaps."""
 

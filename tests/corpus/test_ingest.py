@@ -174,7 +174,9 @@ def test_slow_papers_time_out_and_are_retried_on_the_next_run(
     shutil.copy(next(pdfs.glob("*.pdf")), pdfs / "slow.pdf")
     with pool.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps({"paper_id": "slow", "title": "A slow paper"}) + "\n")
-    settings = settings_for(tmp_path / "artifacts", **{"corpus.paper_timeout_s": 2.0})
+    # Generous: a fresh worker's first paper includes importing PyMuPDF and its layout
+    # model, which takes seconds on a busy machine.
+    settings = settings_for(tmp_path / "artifacts", **{"corpus.paper_timeout_s": 10.0})
 
     plan = plan_ingest(pool, pdfs, settings)
     failures = run_conversions(plan, settings, convert=convert_slowly)
