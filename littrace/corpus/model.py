@@ -43,7 +43,10 @@ def union_bbox(boxes: Iterable[BBox]) -> BBox:
 # --- layout ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen, though never changed: every line of a paper is built, and a frozen dataclass
+# sets each field through object.__setattr__ (four times slower). Hash and equality are the
+# frozen ones.
+@dataclass(slots=True, unsafe_hash=True)
 class Line:
     """One text line as PyMuPDF reports it: position, text and its dominant font."""
 
