@@ -35,10 +35,12 @@ from littrace.artifacts import Artifact, ArtifactKey, ArtifactStore, ArtifactWri
 from littrace.checkpoint import QuestionJournal
 from littrace.config import Settings
 from littrace.corpus.model import (
+    Block,
     Chunk,
     Citation,
     PaperObject,
     Reference,
+    record_from_row,
     table_to_records,
 )
 from littrace.index.stage import IndexArtifacts, build_indexes, latest_artifact
@@ -47,7 +49,7 @@ from littrace.read.local import read_papers
 from littrace.read.model import PaperContext, PaperReader, SynthesisInput, Synthesizer
 from littrace.read.select import select_papers
 from littrace.read.writer import checked_record, record_errors, write_submission
-from littrace.retrieve.retriever import RetrievalResources, retrieve
+from littrace.retrieve.retriever import RetrievalResources, RetrievalResult, retrieve
 from littrace.schema import Question, read_jsonl
 
 STAGE = "answers"
@@ -106,6 +108,7 @@ class AnswerResources:
     references: dict[str, tuple[Reference, ...]]
     citations: dict[str, tuple[Citation, ...]]
     pages: dict[str, dict[int, str]]
+    blocks: dict[str, tuple[Block, ...]]
     reader: PaperReader
     synthesizer: Synthesizer
     localizer: Localizer
@@ -127,6 +130,7 @@ class AnswerResources:
             references=_by_paper(table_to_records(corpus.table("references"), Reference)),
             citations=_by_paper(table_to_records(corpus.table("citations"), Citation)),
             pages=pages,
+            blocks=_body_blocks(corpus),
             reader=paper_reader(settings, retrieval.client),
             synthesizer=synthesizer(settings, retrieval.client),
             localizer=evidence_localizer(settings, retrieval.client),
@@ -151,7 +155,17 @@ class AnswerResources:
             references=self.references.get(paper_id, ()),
             citations=self.citations.get(paper_id, ()),
             pages=self.pages.get(paper_id, {}),
+            blocks=self.blocks.get(paper_id, ()),
         )
+
+
+def _body_blocks(corpus: Artifact) -> dict[str, tuple[Block, ...]]:
+    """Body text blocks by paper (the table's paper_id column is not a Block field)."""
+    grouped: dict[str, list[Block]] = {}
+    for row in corpus.table("blocks").to_pylist():
+        if row["role"] == "body":
+            grouped.setdefault(row["paper_id"], []).append(record_from_row(Block, row))
+    return {paper: tuple(blocks) for paper, blocks in grouped.items()}
 
 
 def _by_paper(records: list[Any]) -> dict[str, tuple[Any, ...]]:
@@ -192,6 +206,18 @@ def answer_question(
     """Answer one question: ``{"query_id", "submission", "trace"}`` (plain JSON)."""
     started = time.perf_counter()
     result = retrieve(question, resources.retrieval, settings)
+    return answer_retrieved(question, result, resources, settings, time.perf_counter() - started)
+
+
+def answer_retrieved(
+    question: Question,
+    result: RetrievalResult,
+    resources: AnswerResources,
+    settings: Settings,
+    retrieve_s: float = 0.0,
+) -> dict[str, Any]:
+    """The reading half of :func:`answer_question`, on a finished retrieval (``retrieve_s``
+    seconds long): read, select, localize, synthesize, check."""
     retrieved = time.perf_counter()
     pool_scores = {chunk.chunk_id: chunk.score for chunk in result.pool.ranked_chunks()}
     contexts = [
@@ -236,9 +262,9 @@ def answer_question(
             "steps": synthesis.steps,
         },
         "timings": {
-            "retrieve_s": round(retrieved - started, 4),
+            "retrieve_s": round(retrieve_s, 4),
             "read_s": round(finished - retrieved, 4),
-            "total_s": round(finished - started, 4),
+            "total_s": round(retrieve_s + finished - retrieved, 4),
         },
         "fallbacks": [fallback] if fallback else [],
     }

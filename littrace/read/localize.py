@@ -47,7 +47,9 @@ REFERENCE_BONUS = 0.5  # the question is about a bibliography entry
 CELL_BONUS = 0.3  # a table cell sits at the row and column the question names
 ANSWER_BONUS = 0.05  # a sentence holds a number or name the question does not
 OBJECT_BONUS = 0.1  # a typed object is a structurally stronger locator than a sentence
-INTRO_CHARS = 300  # text before an object on its page that introduces it
+LEAD_IN_CHARS = 300  # end of the block above a display that introduces it
+LEAD_IN_SLACK = 2.0  # points a block may overlap the display's top and still be above it
+LEAD_IN_GAP = 40.0  # points between a block and the display below it, at most
 _MODALITY = {
     "table": "table",
     "figure": "figure",
@@ -74,14 +76,23 @@ def bare_label(label: str) -> str:
     return match.group(0) if match else label.strip()
 
 
-def _intros(context: PaperContext) -> dict[str, str]:
-    """Each section's opening: what introduces an unlabelled display in it (page text leaves
-    equations out, so the surrounding sentence is found by section)."""
-    bodies: dict[str, list[str]] = {}
-    for chunk in context.chunks:
-        if chunk.type == "body" and chunk.section:
-            bodies.setdefault(chunk.section, []).append(chunk.text)
-    return {section: " ".join(texts)[:INTRO_CHARS] for section, texts in bodies.items()}
+def lead_in(context: PaperContext, obj: PaperObject) -> str:
+    """The end of the body block printed right above ``obj`` in its column: the sentence that
+    introduces a display ("... combines the task loss with the alignment terms:")."""
+    x0, y0, x1, _ = obj.bbox
+    above = [
+        block
+        for block in context.blocks
+        if block.page == obj.page
+        and block.bbox[3] <= y0 + LEAD_IN_SLACK
+        and min(block.bbox[2], x1) - max(block.bbox[0], x0) > 0
+    ]
+    if not above:
+        return ""
+    block = max(above, key=lambda b: b.bbox[3])
+    if y0 - block.bbox[3] > LEAD_IN_GAP:
+        return ""
+    return block.text[-LEAD_IN_CHARS:]
 
 
 def _page_of(pages: list[tuple[int, str]], sentence: str, default: int) -> int:
@@ -93,14 +104,9 @@ def _page_of(pages: list[tuple[int, str]], sentence: str, default: int) -> int:
     return default
 
 
-def _local_query(question: Question, plan: Plan, context: PaperContext) -> Query:
-    """The question without what identifies papers: the paper's title and the answer-target
-    anchors (they say which paper, not where in it)."""
-    identifying = set(terms(context.paper.title))
-    for group in plan.target_groups:
-        if group.role == "answer_target":
-            for anchor in group.anchors:
-                identifying.update(terms(anchor))
+def _local_query(question: Question, plan: Plan, identifying: set[str]) -> Query:
+    """The question without what identifies the papers (their titles' terms): those say which
+    paper, not where in it."""
     return question_query(question, plan, 1.0).without(identifying)
 
 
@@ -121,16 +127,24 @@ def _holds_option(text: str, options: list[str]) -> bool:
     return any(contains_phrase(text, option) for option in options)
 
 
-def paper_candidates(question: Question, plan: Plan, context: PaperContext) -> list[EvidenceItem]:
-    """Every scored evidence candidate of one paper, best first."""
-    query = _local_query(question, plan, context)
-    # An option naming this paper's own subject says nothing about where the evidence is.
-    options = [o for o in _options(question) if not contains_phrase(context.paper.title, o)]
+def paper_candidates(
+    question: Question,
+    plan: Plan,
+    context: PaperContext,
+    identifying: set[str] | None = None,
+) -> list[EvidenceItem]:
+    """Every scored evidence candidate of one paper, best first.
+
+    ``identifying`` are the terms that identify the question's papers (default: this paper's
+    title); they do not count towards where the evidence is.
+    """
+    query = _local_query(question, plan, identifying or set(terms(context.paper.title)))
+    # Options the question itself lists are entities to compare, not values to find.
+    options = [o for o in _options(question) if not contains_phrase(question.question, o)]
     asked = set(terms(question.question))
     wanted = set(plan.modalities) | {kind for kind in _MODALITY if kind in asked}
     about_references = bool(_REFERENCE_QUESTION.search(question.question))
     chunk_of_object = {c.object_id: c for c in context.chunks if c.object_id}
-    intros = _intros(context)
     pages = [(page, norm(text)) for page, text in sorted(context.pages.items())]
     items: list[EvidenceItem] = []
 
@@ -146,7 +160,7 @@ def paper_candidates(question: Question, plan: Plan, context: PaperContext) -> l
     for obj in context.objects:
         source_type, locator = object_locator(obj)
         chunk = chunk_of_object.get(obj.object_id)
-        text = f"{obj.caption}\n{obj.text}\n{intros.get(chunk.section, '') if chunk else ''}"
+        text = f"{obj.caption}\n{obj.text}\n{lead_in(context, obj)}"
         item = EvidenceItem(
             context.paper_id, source_type, locator, query.score(text) + OBJECT_BONUS
         )
@@ -154,9 +168,10 @@ def paper_candidates(question: Question, plan: Plan, context: PaperContext) -> l
             item.chunk_id = chunk.chunk_id
         item.bbox = [float(x) for x in obj.bbox]
         item.text = text
-        if obj.kind == "table" and lookup_cell(obj.cells, question.question, question.question):
-            item.score += CELL_BONUS
-            item.reasons.append("a cell at the asked row and column")
+        cell = lookup_cell(obj.cells, question.question, question.question)
+        if obj.kind == "table" and cell is not None:
+            item.score += CELL_BONUS * cell.score
+            item.reasons.append(f"a cell at the asked row and column ({cell.score:.2f})")
         if contains_phrase(question.question, obj.scorer_id):
             item.score += NAMED_OBJECT_BONUS
             item.reasons.append(f"question names {obj.scorer_id}")
@@ -224,13 +239,19 @@ def localize(
     config = settings.evidence
     firsts: list[EvidenceItem] = []
     seconds: list[EvidenceItem] = []
+    identifying = {
+        term
+        for paper_id in papers
+        if paper_id in contexts
+        for term in terms(contexts[paper_id].paper.title)
+    }
     for paper_id in papers:
         context = contexts.get(paper_id)
         if context is None:
             continue
         seen: set[tuple[str, str, str, str]] = set()
         kept: list[EvidenceItem] = []
-        for item in paper_candidates(question, plan, context):
+        for item in paper_candidates(question, plan, context, identifying):
             key = evidence_key(item.submission())
             if key in seen:
                 continue

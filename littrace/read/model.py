@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from littrace.corpus.model import Chunk, Citation, PaperObject, PaperRecord, Reference
+from littrace.corpus.model import Block, Chunk, Citation, PaperObject, PaperRecord, Reference
 from littrace.llm.schemas import Plan
 from littrace.schema import Question, SourceType
 
@@ -30,7 +30,8 @@ class PaperContext:
     chunk ids the retriever put in the shared pool to their pool score (higher is better);
     ``rank`` is the paper's 1-based position in the final candidate list. ``references``
     (the bibliography), ``citations`` (citing sentences) and ``pages`` (page number -> page
-    text) let the localizer point at a reference entry or the page a sentence is printed on.
+    text) let the localizer point at a reference entry or the page a sentence is printed on;
+    ``blocks`` (text blocks with boxes) give the sentence that introduces a display.
     """
 
     paper: PaperRecord
@@ -41,6 +42,7 @@ class PaperContext:
     references: tuple[Reference, ...] = ()
     citations: tuple[Citation, ...] = ()
     pages: dict[int, str] = field(default_factory=dict)
+    blocks: tuple[Block, ...] = ()
 
     @property
     def paper_id(self) -> str:

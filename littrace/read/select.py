@@ -18,7 +18,12 @@ Example:
 from littrace.read.text import norm
 from littrace.schema import Question
 
-_CITING = re.compile(r"\b(?:cite|cites|citing|cited by)\b", re.I)
+# The question asks for the papers that cite a named one (not for what a paper cites).
+_CITING = re.compile(
+    r"\bpapers?\\s+(?:that|which)\\s+cite\b|\bciting\\s+papers?\b|\bpapers?\\s+citing\b"
+    r"|\bcited\\s+by\b",
+    re.I,
+)
     >>> from littrace.llm.schemas import Plan
     >>> readings = [PaperReading("p1", True, True, 0.9), PaperReading("p2", True, True, 0.5)]
     >>> select_papers(Plan(desired_papers=1), readings, SelectSettings()).papers
@@ -36,7 +41,12 @@ from littrace.read.model import PaperContext, PaperReading
 from littrace.read.text import norm
 from littrace.schema import Question
 
-_CITING = re.compile(r"\b(?:cite|cites|citing|cited by)\b", re.I)
+# The question asks for the papers that cite a named one (not for what a paper cites).
+_CITING = re.compile(
+    r"\bpapers?\s+(?:that|which)\s+cite\b|\bciting\s+papers?\b|\bpapers?\s+citing\b"
+    r"|\bcited\s+by\b",
+    re.I,
+)
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from littrace.corpus.model import Chunk, Citation, PaperObject, PaperRecord, Reference
+from littrace.corpus.model import Block, Chunk, Citation, PaperObject, PaperRecord, Reference
 from littrace.read.model import PaperContext
 
 TABLE_CELLS = (
@@ -64,7 +64,7 @@ def context(
             3,
             3,
             "",
-            (0.0, 0.0, 1.0, 1.0),
+            (300.0, 200.0, 500.0, 215.0),
             "L = L_task + 0.5 L_align",
         ),
         PaperObject(
@@ -106,7 +106,17 @@ def context(
         3: "The overall training objective combines the task loss with the alignment loss:",
         4: "Table 1: nDCG@10 results.",
     }
+    # The sentence that introduces the objective sits right above the display in its column.
+    blocks = (
+        Block(
+            3,
+            (300.0, 150.0, 500.0, 198.0),
+            "The overall training objective combines the task loss with the alignment loss:",
+            "body",
+            "3.3 Objective",
+        ),
+    )
     paper = PaperRecord(
         paper_id, f"{method}: Sparse Retrieval", ("A. Author",), "", "Venue", 2024, True
     )
-    return PaperContext(paper, chunks, objects, {}, rank, references, citations, pages)
+    return PaperContext(paper, chunks, objects, {}, rank, references, citations, pages, blocks)

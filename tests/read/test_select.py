@@ -61,3 +61,46 @@ def test_the_cap_and_the_fallback_to_the_top_candidate() -> None:
     assert len(select_papers(plan, many, SelectSettings(max_papers=4)).papers) == 4
     nothing = [PaperReading("q1", False, False, 0.1), PaperReading("q2", False, False, 0.2)]
     assert select_papers(plan, nothing, SelectSettings()).papers == ["q1"]
+
+
+def test_papers_citing_a_named_subject_join_it() -> None:
+    from littrace.corpus.model import Reference
+    from littrace.schema import Question
+    from tests.read.helpers import context
+
+    subject = context("ps", "FuseSieve")
+    citing = context("pc", "FlowRelay")
+    citing = type(citing)(
+        citing.paper,
+        citing.chunks,
+        citing.objects,
+        {},
+        2,
+        (
+            Reference(
+                "pc",
+                "3",
+                "[3] A. B. FuseSieve: Sparse Retrieval.",
+                5,
+                "B",
+                "FuseSieve: Sparse Retrieval",
+            ),
+        ),
+    )
+    other = context("po", "LexiScope", rank=3)
+    contexts = {c.paper_id: c for c in (subject, citing, other)}
+    plan = Plan(desired_papers=2, target_groups=[group("FuseSieve")])
+    readings = [reading("ps", 0.7, ("FuseSieve",)), reading("pc", 0.3), reading("po", 0.6)]
+    question = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="What does FuseSieve reach, and the papers that cite the FuseSieve paper?",
+        answer_types=["freeform"],
+    )
+    selection = select_papers(plan, readings, SelectSettings(), question, contexts)
+    assert selection.papers == ["ps", "pc"]
+    assert selection.reasons["pc"].startswith("cites")
+    # Without a question about citing papers, a named subject stands alone.
+    assert select_papers(plan, readings, SelectSettings()).papers == ["ps"]
+    cites_for = question.model_copy(update={"question": "Which work does FuseSieve cite for X?"})
+    assert select_papers(plan, readings, SelectSettings(), cites_for, contexts).papers == ["ps"]
