@@ -32,7 +32,7 @@ from littrace.index.stage import BM25_DIR, HNSW_DIR, VECTORS_DIR, IndexArtifacts
 from littrace.llm.client import CallRecord, LlmClient
 from littrace.llm.schemas import Plan
 from littrace.relate.expand import ab_fusion, build_signals, expand
-from littrace.retrieve.decompose import decompose
+from littrace.retrieve.decompose import decompose, normalise
 from littrace.retrieve.hybrid import HybridResult, HybridSearcher
 from littrace.retrieve.plan import name_pattern, plan_question
 from littrace.retrieve.pool import SharedPool
@@ -183,8 +183,14 @@ def retrieve(
         if not decomposed.subqueries:
             stop_reason = "no_new_subquery"
             break
-        issued.extend(decomposed.subqueries)
-        for subquery in decomposed.subqueries:
+        queries = list(decomposed.subqueries)
+        # Ranking A gathers evidence for the question itself too (Lit3R §2.1); the model-free
+        # decomposer already starts with it, an LLM's subqueries may not.
+        asked = normalise(question.question) in {normalise(q) for q in queries}
+        if round_index == 0 and config.include_question and not asked:
+            queries.insert(0, question.question)
+        issued.extend(queries)
+        for subquery in queries:
             round_trace["searches"].append(_search(subquery, resources, settings, pool))
         verdict = verify(question, plan, pool, config.verify, resources.client, resources.lookup())
         verification = verdict.verification

@@ -219,6 +219,9 @@ def test_the_llm_backends_run_through_the_client_and_a_hopeless_reply_is_a_recor
     assert trace["plan"]["value"]["target_groups"][0]["name"] == method
     first = trace["rounds"][0]
     assert first["decompose"]["backend"] == "llm" and first["subqueries"] == subqueries
+    # retrieve.include_question: the question is searched besides the LLM's subqueries.
+    searched = [search["subquery"] for search in first["searches"]]
+    assert searched == [question.question, *subqueries]
     assert first["decompose"]["llm"]["attempts"] >= 1
     assert first["verify"]["backend"] == "heuristic"  # the reply was not JSON
     assert first["verify"]["llm"]["fallback"] is True
