@@ -487,7 +487,7 @@ def find_citations(layout: Layout, references: list[Reference], paper_id: str) -
     for block in layout.blocks:
         if block.role not in ("body", "abstract", "caption"):
             continue
-        offsets = _line_offsets(block)
+        offsets: list[int] | None = None  # found for blocks that cite only
         for start, end in split_sentences(block.text):
             sentence = block.text[start:end]
             labels = _numeric_labels(sentence, numeric) if use_numeric else []
@@ -496,6 +496,8 @@ def find_citations(layout: Layout, references: list[Reference], paper_id: str) -
             if not labels:
                 continue
             titles = tuple(_title_of(label, numeric, by_label) for label in labels)
+            if offsets is None:
+                offsets = _line_offsets(block)
             citations.append(
                 Citation(
                     paper_id=paper_id,
