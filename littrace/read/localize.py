@@ -3,16 +3,19 @@
 For every selected paper it scores typed candidates against the question:
 
 * tables, figures, equations and algorithms (``PaperObject``) by their caption, text and the
-  sentence that introduces them on their page; the locator carries the page of the body and
-  the printed id in the scorer's form (``"Table 4"``, ``"Equation 3"``, ``"Algorithm 1"``);
+  text block printed right above them (a display's lead-in); the locator carries the page of
+  the body and the printed id in the scorer's form (``"Table 4"``, ``"Equation 3"``,
+  ``"Algorithm 1"``);
 * body sentences (``text_span`` with page and section), placed on the page that prints them;
 * citing sentences (``citation_context`` with the page and the reference number as bare
   digits) and bibliography entries (the page of the entry), the latter when the question is
   about a reference itself ("reference [11]", "reference number").
 
 A candidate scores its weighted term coverage of the question, without the terms of the
-paper's own title (they identify the paper, not the place), plus bonuses for an object the
-question names, a modality the plan asks for, and a passage holding one of the answer options.
+selected papers' titles (they identify the papers, not the place), plus bonuses for an object
+the question names, a table cell at the row and column the question names, a modality the plan
+or the question asks for, a passage holding an answer option the question does not list, and a
+sentence holding a number or name the question lacks.
 Candidates are de-duplicated under the scorer's coarse key
 (:func:`littrace.evaluate.official.evidence_key`); each paper keeps its best
 ``read.evidence.per_paper`` items, every selected paper keeps at least one (closure), and the

@@ -27,7 +27,15 @@ from littrace.corpus.model import PaperObject
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.localize import paper_candidates
 from littrace.read.model import Fact, PaperContext, SynthesisInput
-from littrace.read.text import contains_phrase, coverage, norm, numbers, parse_value, terms
+from littrace.read.text import (
+    contains_phrase,
+    coverage,
+    norm,
+    numbers,
+    parse_value,
+    sentences,
+    terms,
+)
 from littrace.schema import TableColumn
 
 _TRUE = {"yes", "true", "y", "1", "✓", "x"}
@@ -147,6 +155,7 @@ def _type_of(schema: list[TableColumn], name: str) -> str:
     return next(column.type for column in schema if column.name == name)
 
 
+STRING_CHARS = 200  # a string cell taken from a passage is its first sentence, cut to this
 _PAPER_KEY = re.compile(r"\b(?:paper|title|article|work)\b", re.I)
 _OBJECT_WORDS = {
     "equation": "equation_id",
@@ -217,7 +226,8 @@ def _located_value(
             raw = str(item.locator[field_name])
         else:
             found = numbers(item.text) if column.type == "number" else []
-            raw = found[-1].text if found else item.text
+            first = sentences(item.text)
+            raw = found[-1].text if found else (first[0] if first else item.text)[:STRING_CHARS]
         fact = Fact(
             context.paper_id, item.chunk_id, item.text, parse_value(raw), "", "", column.name
         )
