@@ -304,25 +304,14 @@ def _gold_badge(paper: str, gold: set[str], missing: bool = False) -> Html | str
     return badge("gold, not a candidate" if missing else "gold", "warn" if missing else "good")
 
 
-def _question(
-    qid: str,
-    gold: Mapping[str, Any] | None,
-    score: QuestionScore | None,
-    run: AnswersRun,
-    crops: _Crops,
-    titles: Mapping[str, str],
+def _evidence_html(
+    qid: str, gold: Mapping[str, Any] | None, run: AnswersRun, crops: _Crops
 ) -> Html:
-    trace = run.traces.get(qid, {})
+    """The predicted evidence, each with its crop and whether gold has it, then the gold
+    evidence: a crop of each item the prediction missed."""
     submission = run.submission.get(qid, {})
-    # The answers stage's trace keeps the whole input record under "question".
-    asked = trace.get("question")
-    question = (asked.get("question") if isinstance(asked, dict) else asked) or (gold or {}).get(
-        "question", ""
-    )
-    gold_papers = {id_norm(p.get("paper_id")) for p in (gold or {}).get("gold_papers") or []}
     gold_items = [i for i in (gold or {}).get("evidence") or [] if isinstance(i, dict)]
     gold_keys = {evidence_key(i) for i in gold_items}
-
     rows = run.evidence.get(qid)
     predicted = (
         [EvidenceItem.from_row(r) for r in rows]
@@ -339,7 +328,11 @@ def _question(
         predicted_keys.add(key)
         verdict = badge("matches gold", "good") if key in gold_keys else badge("not in gold", "bad")
         figures.append(crops.figure(item, verdict if gold is not None else Html("")))
-    gold_figures = []
+    parts = [f"<h4>Predicted evidence ({len(predicted)})</h4>", *figures]
+    if not figures:
+        parts.append('<p class="muted">none</p>')
+    if gold is not None:
+        parts.append(f"<h4>Gold evidence ({len(gold_items)})</h4>")
     for raw in gold_items:
         item = EvidenceItem.from_locator(raw)
         if evidence_key(raw) in predicted_keys:
@@ -347,10 +340,29 @@ def _question(
             where = " · ".join(
                 str(p) for p in (item.paper_id, item.source_type, item.page, item.object_id) if p
             )
-            gold_figures.append(Html(f"<p>{badge('found', 'good')} {escape(where)}</p>"))
+            parts.append(f"<p>{badge('found', 'good')} {escape(where)}</p>")
         else:
-            gold_figures.append(crops.figure(item, badge("missed", "bad")))
+            parts.append(crops.figure(item, badge("missed", "bad")))
+    return Html("".join(parts))
 
+
+def _question(
+    qid: str,
+    gold: Mapping[str, Any] | None,
+    score: QuestionScore | None,
+    run: AnswersRun,
+    crops: _Crops,
+    titles: Mapping[str, str],
+) -> Html:
+    trace = run.traces.get(qid, {})
+    submission = run.submission.get(qid, {})
+    # The answers stage's trace keeps the whole input record under "question".
+    asked = trace.get("question")
+    question = (asked.get("question") if isinstance(asked, dict) else asked) or (gold or {}).get(
+        "question", ""
+    )
+    gold_papers = {id_norm(p.get("paper_id")) for p in (gold or {}).get("gold_papers") or []}
+    evidence = _evidence_html(qid, gold, run, crops)
     badges = [badge(qid)]
     if gold is not None:
         badges += [
@@ -391,15 +403,8 @@ def _question(
         f'<h3>{"".join(badges)}</h3><p class="q-text">{escape(str(question))}</p>'
         f'<p class="muted">{escape(cost_line)}</p>'
         f'<div class="answers">{answers}</div>'
-        f"<h4>Papers</h4>{_papers_table(qid, run, gold_papers, titles)}"
-        f"<h4>Predicted evidence ({len(predicted)})</h4>"
-        + ("".join(figures) or '<p class="muted">none</p>')
-        + (
-            f"<h4>Gold evidence ({len(gold_items)})</h4>{''.join(gold_figures)}"
-            if gold is not None
-            else ""
-        )
-        + f"<details><summary>Retrieval trace</summary><pre>{escape(trace_text)}</pre></details>"
+        f"<h4>Papers</h4>{_papers_table(qid, run, gold_papers, titles)}{evidence}"
+        f"<details><summary>Retrieval trace</summary><pre>{escape(trace_text)}</pre></details>"
         f"<details><summary>Reading, selection and synthesis trace</summary>"
         f"<pre>{escape(_pretty(rest)[:_MAX_TRACE_CHARS])}</pre></details>"
         "</article>"

@@ -28,6 +28,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -214,7 +215,7 @@ class AnswersRun:
     evidence: dict[str, list[dict[str, Any]]]
     predictions: dict[str, dict[str, Any]]
 
-    @property
+    @cached_property
     def submission(self) -> dict[str, dict[str, Any]]:
         """The submission by question (the last line of a repeated id wins, as in the scorer)."""
         return {id_norm(r.get("query_id")): r for _, r in self.submission_records}
