@@ -9,7 +9,8 @@ command, so a rendered prompt is the same wherever it is built:
 - :func:`passage` renders one chunk as Lit3R App. C lists them (identifier, type, page,
   section, object, then the text cut to a length);
 - :func:`best_chunks` picks a paper's chunks to show: pool chunks by pool score, then the rest
-  by how many question terms they contain (Lit3R §2.2.1), ties in document order;
+  by how many question terms (:func:`littrace.read.text.terms`) they contain (Lit3R §2.2.1),
+  ties in document order;
 - :func:`llm_step` is one entry of a reading's ``steps`` list.
 
 Example:
@@ -21,26 +22,16 @@ Example:
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from littrace.corpus.model import Chunk
 from littrace.llm import CallRecord
 from littrace.read.model import PaperContext
+from littrace.read.text import terms
 from littrace.retrieve.plan import answer_spec
 from littrace.schema import Question
 
-__all__ = ["answer_text", "best_chunks", "llm_step", "passage", "question_terms"]
-
-_WORD = re.compile(r"[a-z0-9][a-z0-9\-.]*[a-z0-9]|[a-z0-9]")
-# Function words carry no evidence: a chunk sharing only these with the question is no match.
-# fmt: off
-_FUNCTION_WORDS = frozenset((
-    "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "has",
-    "have", "how", "in", "is", "it", "its", "of", "on", "or", "that", "the", "their", "this",
-    "to", "was", "were", "what", "when", "where", "which", "who", "with",
-))
-# fmt: on
+__all__ = ["answer_text", "best_chunks", "llm_step", "passage"]
 
 
 def answer_text(question: Question) -> str:
@@ -60,19 +51,14 @@ def passage(chunk: Chunk, chars: int) -> str:
     return f"[{chunk.chunk_id}] ({', '.join(where)})\n{chunk.text[:chars]}"
 
 
-def question_terms(question: Question) -> frozenset[str]:
-    """The question's content words, lower-cased."""
-    return frozenset(_WORD.findall(question.question.lower())) - _FUNCTION_WORDS
-
-
 def best_chunks(question: Question, context: PaperContext, count: int) -> list[Chunk]:
     """The ``count`` chunks to show of a paper, best first (see the module docstring)."""
-    terms = question_terms(question)
+    wanted = set(terms(question.question))
 
     def key(item: tuple[int, Chunk]) -> tuple[int, float, int, int]:
         position, chunk = item
         pooled = chunk.chunk_id in context.pool_scores
-        overlap = len(terms.intersection(_WORD.findall(chunk.text.lower())))
+        overlap = len(wanted.intersection(terms(chunk.text)))
         return (
             0 if pooled else 1,
             -context.pool_scores.get(chunk.chunk_id, 0.0),
