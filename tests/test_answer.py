@@ -158,9 +158,12 @@ def test_a_rerun_finds_the_artifact_and_an_interrupted_run_resumes(
     real = answer_module.answer_question
     calls: list[str] = []
 
+    crashes = [2]  # crash once, on the second question of the first run
+
     def flaky(question: Any, resources: Any, settings: Any) -> dict[str, Any]:
         calls.append(question.query_id)
-        if len(calls) == 2:
+        if crashes and len(calls) == crashes[0]:
+            crashes.clear()
             raise Crash
         return real(question, resources, settings)
 
