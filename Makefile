@@ -37,15 +37,8 @@ browser:
 
 test: lint typecheck pytest
 
-DEMO := artifacts/demo
 demo: $(STAMP)
-	$(BIN)/littrace synth --out $(DEMO)/synth --papers 50 --questions 30
-	$(BIN)/littrace ingest --pool $(DEMO)/synth/paper_metadata.jsonl --pdfs $(DEMO)/synth/pdfs
-	$(BIN)/littrace index
-	$(BIN)/littrace validate --input ../shared/data/littraceqa/validation_inputs.jsonl \
-		--pred ../shared/data/littraceqa/sample_submission.jsonl
-	$(BIN)/littrace evaluate --gold ../shared/data/littraceqa/validation.jsonl \
-		--pred ../shared/data/littraceqa/sample_submission.jsonl
+	$(BIN)/littrace demo --papers 50
 
 # The Prefect server on 127.0.0.1 (unless PREFECT_API_URL names one) and the deployments.
 PORT ?= 4200

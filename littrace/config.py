@@ -711,8 +711,7 @@ class SplitsSettings(_Section):
             questions=Path("../shared/data/littraceqa/validation_inputs.jsonl"),
             gold=Path("../shared/data/littraceqa/validation.jsonl"),
         ),
-        description="Engineering: the validation split, answered and scored by "
-        "answer/validation.",
+        description="Engineering: the validation split, answered and scored by answer/validation.",
     )
 
 
