@@ -44,6 +44,7 @@ import re
 import secrets
 import shutil
 import socket
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -676,17 +677,21 @@ class Catalog:
 
     def _attempt(self, fn: Callable[[duckdb.DuckDBPyConnection], T], read_only: bool) -> T:
         self.root.mkdir(parents=True, exist_ok=True)
-        con = duckdb.connect(str(self.path), read_only=read_only)
-        try:
-            if read_only:
+        if read_only:
+            with duckdb.connect(str(self.path), read_only=True) as con:
                 return fn(con)
+        # Threads of one process share one DuckDB instance per file; concurrent writers there
+        # (parallel index tasks recording lineage) once failed inside DuckDB's Arrow scan of a
+        # registered table, so writes from one process take turns.
+        with _WRITE_LOCK, duckdb.connect(str(self.path)) as con:
             con.begin()
             con.sql(_SCHEMA)
             result = fn(con)
-            con.commit()
+            con.commit()  # leaving the block without commit rolls back
             return result
-        finally:
-            con.close()  # closing without commit rolls back
+
+
+_WRITE_LOCK = threading.Lock()
 
 
 def _read_lineage(directory: Path) -> list[LineageRecord]:
