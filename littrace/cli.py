@@ -569,40 +569,70 @@ def demo(
     answer, evaluate), then write the HTML report; a second run finishes from cache."""
     options: GlobalOptions = ctx.obj
     with user_errors():
-        settings = options.settings()
-        started = time.perf_counter()
-        # Imported here: the library stays free of Prefect (flows -> tasks -> littrace).
-        from flows.pipeline import DEMO_DIR, pipeline_flow
+        from flows.pipeline import DEMO_DIR
 
-        overrides = {"runtime.artifact_root": str(options.artifacts)} if options.artifacts else None
-        summary = pipeline_flow(
-            demo=True,
-            demo_papers=papers,
-            config=options.config,
-            profile=options.profile,
-            overrides=overrides,
+        synth = Path(options.settings().runtime.artifact_root) / DEMO_DIR
+        _run_pipeline(
+            options,
+            {"demo": True, "demo_papers": papers},
+            gold=synth / "gold.jsonl",
+            pdfs=synth / "pdfs",
+            pool=synth / "paper_metadata.jsonl",
         )
-        synth = Path(settings.runtime.artifact_root) / DEMO_DIR
-        report_path = _write_report(
-            settings,
-            summary["answer"]["artifact"],
-            synth / "gold.jsonl",
-            None,
-            synth / "pdfs",
-            synth / "paper_metadata.jsonl",
-            summary["run_id"],
-        )
-        evaluated = summary["evaluate"] or {}
-        _print_json(
-            {
-                "stages": summary["stages"],
-                "composite_score": evaluated.get("composite_score"),
-                "metrics": evaluated.get("metrics"),
-                "submission": summary["answer"]["submission"],
-                "report": str(report_path),
-                "seconds": round(time.perf_counter() - started, 2),
-            }
-        )
+
+
+@app.command()
+def run(
+    ctx: typer.Context,
+    pool: Annotated[Path, typer.Option("--pool", help="Paper metadata JSONL (the pool).")],
+    pdfs: Annotated[Path, typer.Option("--pdfs", help="Folder of <paper_id>.pdf files.")],
+    questions: Annotated[Path, typer.Option("--questions", help="LitTraceQA input JSONL.")],
+    gold: Annotated[
+        Path | None, typer.Option("--gold", help="Gold JSONL: score the run and report it.")
+    ] = None,
+    split: Annotated[str, typer.Option("--split", help="Name of the answered split.")] = "test",
+) -> None:
+    """Run the whole pipeline through Prefect on real data: ingest the pool and PDFs, index,
+    answer the questions, and (with --gold) evaluate; then write the HTML report."""
+    options: GlobalOptions = ctx.obj
+    with user_errors():
+        for path in (pool, questions, *((gold,) if gold else ())):
+            if not path.is_file():
+                raise UserError(f"file not found: {path}")
+        if not pdfs.is_dir():
+            raise UserError(f"PDF folder not found: {pdfs}")
+        parameters = {"pool": pool, "pdfs": pdfs, "questions": questions, "gold": gold}
+        _run_pipeline(options, {**parameters, "split": split}, gold=gold, pdfs=pdfs, pool=pool)
+
+
+def _run_pipeline(
+    options: GlobalOptions, parameters: dict[str, Any], *, gold: Path | None, pdfs: Path, pool: Path
+) -> None:
+    """The ``pipeline`` flow with the global options, then the report and a JSON summary."""
+    settings = options.settings()
+    started = time.perf_counter()
+    # Imported here: the library stays free of Prefect (flows -> tasks -> littrace).
+    from flows.pipeline import pipeline_flow
+
+    overrides = {"runtime.artifact_root": str(options.artifacts)} if options.artifacts else None
+    summary = pipeline_flow(
+        **parameters, config=options.config, profile=options.profile, overrides=overrides
+    )
+    answered = summary["answer"]
+    report_path = _write_report(
+        settings, answered["artifact"], gold, None, pdfs, pool, summary["run_id"]
+    )
+    evaluated = summary["evaluate"] or {}
+    _print_json(
+        {
+            "stages": summary["stages"],
+            "composite_score": evaluated.get("composite_score"),
+            "metrics": evaluated.get("metrics"),
+            "submission": answered["submission"],
+            "report": str(report_path),
+            "seconds": round(time.perf_counter() - started, 2),
+        }
+    )
 
 
 if __name__ == "__main__":

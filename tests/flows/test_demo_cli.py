@@ -1,4 +1,4 @@
-"""``littrace demo``: the pipeline flow end to end from the command line, then the report."""
+"""``littrace demo`` and ``littrace run``: the pipeline flow from the command line, then the report."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from littrace.cli import app
+from littrace.synth import SynthCorpus
 
 
 def test_demo_runs_every_stage_and_writes_the_report(prefect_api: None, tmp_path: Path) -> None:
@@ -35,3 +36,25 @@ def test_demo_runs_every_stage_and_writes_the_report(prefect_api: None, tmp_path
     rerun = json.loads(again.stdout[again.stdout.index("{") :])
     assert set(rerun["stages"].values()) == {"cached"}
     assert rerun["metrics"] == summary["metrics"]
+
+
+def test_run_answers_and_scores_a_given_pool(
+    prefect_api: None, synth: SynthCorpus, tmp_path: Path
+) -> None:
+    root = tmp_path / "artifacts"
+    args = ["--profile", "test", "--artifacts", str(root), "run", "--pool", str(synth.pool)]
+    args += ["--pdfs", str(synth.pdf_dir), "--questions", str(synth.questions)]
+    result = CliRunner().invoke(app, [*args, "--gold", str(synth.gold), "--split", "dev"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout[result.stdout.index("{") :])
+    assert summary["metrics"]["paper_f1_macro"] > 0.5
+    assert Path(summary["submission"]) == root / "submissions" / "dev.jsonl"
+    assert Path(summary["report"]).is_file()
+
+
+def test_run_names_a_missing_input(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.jsonl"
+    args = ["run", "--pool", str(missing), "--pdfs", str(tmp_path), "--questions", str(missing)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1
+    assert f"file not found: {missing}" in result.output
