@@ -27,6 +27,7 @@ from flows.common import publish, run_id_for, run_settings
 from flows.evaluate import evaluate_flow
 from flows.index import index_flow
 from flows.ingest import ingest_flow
+from littrace.synth.real import add_real_papers
 from tasks.synth import generate_demo_corpus
 
 __all__ = ["DEMO_DIR", "pipeline_flow"]
@@ -49,6 +50,7 @@ def pipeline_flow(
     split: str | None = None,
     demo: bool = False,
     demo_papers: int = 20,
+    demo_real_pdfs: Path | None = None,
     config: Path | None = None,
     profile: str | None = None,
     overrides: dict[str, Any] | None = None,
@@ -56,7 +58,8 @@ def pipeline_flow(
 ) -> dict[str, Any]:
     """Run every stage on ``pool``/``pdfs`` (or the demo corpus): answer ``questions`` if
     given (as split ``split``, default ``validation``, ``demo`` for the demo) and score the
-    submission against ``gold`` if given; returns each stage's summary and status."""
+    submission against ``gold`` if given; returns each stage's summary and status. The demo
+    corpus also gets the real PDFs of ``demo_real_pdfs`` as extra, question-less papers."""
     clock = time.perf_counter()
     settings = run_settings(config, profile, overrides)
     run = run_id_for(run_id, settings)
@@ -73,6 +76,8 @@ def pipeline_flow(
             settings.runtime.seed,
             max(1, round(demo_papers * DEMO_QUESTIONS_PER_PAPER)),
         )
+        if demo_real_pdfs is not None:
+            add_real_papers(synth, demo_real_pdfs)
         pool, pdfs, questions, gold = synth.pool, synth.pdf_dir, synth.questions, synth.gold
     split = split or (DEMO_SPLIT if demo else "validation")
 

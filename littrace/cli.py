@@ -560,21 +560,44 @@ def _write_report(
         raise UserError(str(error)) from error
 
 
+# The real fixture PDFs beside the checkout (see ../shared/fixtures/pdfs/NOTICE.md).
+_FIXTURE_PDFS = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "pdfs"
+
+
 @app.command()
 def demo(
     ctx: typer.Context,
     papers: Annotated[int, typer.Option("--papers", help="Synthetic papers to generate.")] = 50,
+    real_pdfs: Annotated[
+        Path | None,
+        typer.Option(
+            "--real-pdfs",
+            help="Real PDFs added as question-less papers (default: the checkout's "
+            "../shared/fixtures/pdfs when present).",
+        ),
+    ] = None,
+    synthetic_only: Annotated[
+        bool, typer.Option("--synthetic-only", help="Add no real PDFs.")
+    ] = False,
 ) -> None:
-    """Run the whole pipeline through Prefect on a generated synthetic corpus (ingest, index,
-    answer, evaluate), then write the HTML report; a second run finishes from cache."""
+    """Run the whole pipeline through Prefect on a generated synthetic corpus plus real PDFs
+    (ingest, index, answer, evaluate), then write the HTML report; a second run finishes
+    from cache."""
     options: GlobalOptions = ctx.obj
     with user_errors():
         from flows.pipeline import DEMO_DIR
 
+        if real_pdfs is not None and not real_pdfs.is_dir():
+            raise UserError(f"PDF folder not found: {real_pdfs}")
+        real = None if synthetic_only else real_pdfs or _FIXTURE_PDFS
         synth = Path(options.settings().runtime.artifact_root) / DEMO_DIR
         _run_pipeline(
             options,
-            {"demo": True, "demo_papers": papers},
+            {
+                "demo": True,
+                "demo_papers": papers,
+                "demo_real_pdfs": real if real is not None and real.is_dir() else None,
+            },
             gold=synth / "gold.jsonl",
             pdfs=synth / "pdfs",
             pool=synth / "paper_metadata.jsonl",

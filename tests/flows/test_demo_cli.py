@@ -27,6 +27,8 @@ def test_demo_runs_every_stage_and_writes_the_report(prefect_api: None, tmp_path
     report = Path(summary["report"])
     assert report.is_file() and report.parent.parent == root
     assert 'id="metrics"' in report.read_text(encoding="utf-8")
+    pool = (root / "demo" / "paper_metadata.jsonl").read_text(encoding="utf-8")
+    assert pool.count('"paper_id": "real_') == 15  # the real fixture PDFs joined the corpus
     questions = (root / "demo" / "questions.jsonl").read_text(encoding="utf-8").splitlines()
     submission = Path(summary["submission"]).read_text(encoding="utf-8").splitlines()
     assert len(submission) == len(questions)
