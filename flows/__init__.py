@@ -1,7 +1,8 @@
 """Prefect flows over the littrace stages, and the deployments that serve them.
 
-``ingest`` (pool + PDFs → corpus), ``index`` (corpus → indexes), ``evaluate`` (submission +
-gold → metrics) and ``pipeline`` (all of them as subflows, with a slot for ``answer``);
+``ingest`` (pool + PDFs → corpus), ``index`` (corpus → indexes), ``answer`` (questions →
+submission, traces), ``evaluate`` (submission + gold → metrics) and ``pipeline`` (all of them
+as subflows);
 :mod:`flows.serve` serves them as deployments on a local Prefect server.
 
 Example:

@@ -59,7 +59,7 @@ R = TypeVar("R")
 
 RESULTS_DIR = "prefect-results"
 # Tag (and so the tag concurrency limit) that every task calling an LLM carries: the answer
-# stage's tasks will declare `tags=[LLM_TAG]`, and `littrace serve` sets the limit to
+# stage's question tasks declare it when an LLM backend is on, and `littrace serve` sets it to
 # llm.concurrency, so parallel questions never exceed the provider's rate limits.
 LLM_TAG = "llm"
 
