@@ -50,6 +50,7 @@ from littrace.read.model import PaperContext, PaperReader, SynthesisInput, Synth
 from littrace.read.select import select_papers
 from littrace.read.writer import checked_record, record_errors, write_submission
 from littrace.retrieve.retriever import RetrievalResources, RetrievalResult, retrieve
+from littrace.retrieve.run import CANDIDATES_SCHEMA, candidate_rows
 from littrace.schema import Question, read_jsonl
 
 STAGE = "answers"
@@ -61,16 +62,6 @@ SETTINGS_SECTIONS = ("retrieve", "relate", "read", "llm")
 
 ProgressCallback = Callable[[str, int, int], None]
 
-CANDIDATES_SCHEMA = pa.schema(
-    [
-        ("query_id", pa.string()),
-        ("rank", pa.int64()),
-        ("paper_id", pa.string()),
-        ("rank_a", pa.int64()),
-        ("rank_b", pa.int64()),
-        ("selected", pa.bool_()),
-    ]
-)
 EVIDENCE_SCHEMA = pa.schema(
     [
         ("query_id", pa.string()),
@@ -369,19 +360,7 @@ def _write_tables(writer: ArtifactWriter, records: list[dict[str, Any]]) -> None
         trace, submission = record["trace"], record["submission"]
         query_id = record["query_id"]
         emitted = {paper["paper_id"] for paper in submission["gold_papers"]}
-        fused = {item["paper_id"]: item for item in trace["retrieval"].get("fused", [])}
-        for rank, paper_id in enumerate(trace["retrieval"].get("candidates", []), start=1):
-            item = fused.get(paper_id, {})
-            candidates.append(
-                {
-                    "query_id": query_id,
-                    "rank": rank,
-                    "paper_id": paper_id,
-                    "rank_a": item.get("rank_a"),
-                    "rank_b": item.get("rank_b"),
-                    "selected": paper_id in emitted,
-                }
-            )
+        candidates.extend(candidate_rows(query_id, trace["retrieval"], emitted))
         evidence.extend(
             {name: row[name] for name in EVIDENCE_SCHEMA.names}
             for row in trace["evidence"]

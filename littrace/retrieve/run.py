@@ -28,7 +28,7 @@ import hashlib
 import json
 import shutil
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -73,16 +73,16 @@ __all__ = [
 ]
 
 CANDIDATES_STAGE = "candidates"
-CANDIDATES_VERSION = "1"
+CANDIDATES_VERSION = "2"
 TRACES_FILE = "traces.jsonl"
 PARTIAL_DIR = ".partial"  # a dot name: ArtifactStore.artifacts() skips it
 CANDIDATES_SCHEMA = pa.schema(
     [
         ("query_id", pa.string()),
-        ("rank", pa.int32()),
+        ("rank", pa.int64()),
         ("paper_id", pa.string()),
-        ("rank_a", pa.int32()),
-        ("rank_b", pa.int32()),
+        ("rank_a", pa.int64()),
+        ("rank_b", pa.int64()),
         ("selected", pa.bool_()),
     ]
 )
@@ -163,8 +163,11 @@ def candidates_key(questions: Path, settings: Settings, indexes: IndexArtifacts)
     )
 
 
-def candidate_rows(query_id: str, trace: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The ``candidates`` table rows of one question, from its retrieval trace."""
+def candidate_rows(
+    query_id: str, trace: Mapping[str, Any], selected: Collection[str] = ()
+) -> list[dict[str, Any]]:
+    """The ``candidates`` table rows of one question, from its retrieval trace; ``selected``
+    are the papers the answer emitted (none for a retrieval-only run)."""
     ranks = {paper["paper_id"]: paper for paper in trace["fused"]}
     return [
         {
@@ -173,7 +176,7 @@ def candidate_rows(query_id: str, trace: Mapping[str, Any]) -> list[dict[str, An
             "paper_id": paper_id,
             "rank_a": ranks.get(paper_id, {}).get("rank_a"),
             "rank_b": ranks.get(paper_id, {}).get("rank_b"),
-            "selected": False,
+            "selected": paper_id in selected,
         }
         for rank, paper_id in enumerate(trace["candidates"], start=1)
     ]

@@ -17,45 +17,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-
+from littrace.answer import EVIDENCE_SCHEMA, PREDICTIONS_SCHEMA
 from littrace.artifacts import Artifact, ArtifactStore, ArtifactWriter
+from littrace.retrieve.run import CANDIDATES_SCHEMA
 
-CANDIDATES_SCHEMA = pa.schema(
-    [
-        ("query_id", pa.string()),
-        ("rank", pa.int64()),
-        ("paper_id", pa.string()),
-        ("rank_a", pa.int64()),
-        ("rank_b", pa.int64()),
-        ("selected", pa.bool_()),
-    ]
-)
-EVIDENCE_SCHEMA = pa.schema(
-    [
-        ("query_id", pa.string()),
-        ("paper_id", pa.string()),
-        ("source_type", pa.string()),
-        ("page", pa.int64()),
-        ("object_id", pa.string()),
-        ("section", pa.string()),
-        ("chunk_id", pa.string()),
-        ("bbox", pa.list_(pa.float64())),
-        ("score", pa.float64()),
-    ]
-)
-PREDICTIONS_SCHEMA = pa.schema(
-    [
-        ("query_id", pa.string()),
-        ("answer_types", pa.list_(pa.string())),
-        ("answer_json", pa.string()),
-        ("papers", pa.list_(pa.string())),
-        ("fallback", pa.string()),
-        ("latency_s", pa.float64()),
-        ("llm_calls", pa.int64()),
-        ("llm_cost", pa.float64()),
-    ]
-)
 OBJECT_KEYS = ("table_id", "figure_id", "equation_id", "algorithm_id", "citation_id")
 
 
