@@ -54,7 +54,7 @@ from littrace.retrieve.run import CANDIDATES_SCHEMA, candidate_rows
 from littrace.schema import Question, read_jsonl
 
 STAGE = "answers"
-CODE_VERSION = "1"
+CODE_VERSION = "2"
 SUBMISSION_FILE = "submission.jsonl"
 TRACES_FILE = "traces.jsonl"
 PARTIAL_DIR = ".partial"
@@ -226,7 +226,15 @@ def answer_retrieved(
     papers = [p for p in selection.papers if p in with_evidence] or selection.papers
     reading_of = {reading.paper_id: reading for reading in readings}
     synthesis = resources.synthesizer(
-        SynthesisInput(question, result.plan, papers, by_id, reading_of, evidence)
+        SynthesisInput(
+            question,
+            result.plan,
+            papers,
+            by_id,
+            reading_of,
+            evidence,
+            resources.retrieval.hybrid.encoder,
+        )
     )
     record = {
         "query_id": question.query_id,

@@ -15,11 +15,14 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from littrace.corpus.model import Block, Chunk, Citation, PaperObject, PaperRecord, Reference
 from littrace.llm.schemas import Plan
 from littrace.schema import Question, SourceType
+
+if TYPE_CHECKING:
+    from littrace.index.encoders import Encoder
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,11 @@ class EvidenceItem:
 
 @dataclass(frozen=True)
 class SynthesisInput:
-    """What cross-paper synthesis sees: the selected papers, their readings and evidence."""
+    """What cross-paper synthesis sees: the selected papers, their readings and evidence.
+
+    ``encoder`` (the retriever's dense encoder, when one is open) lets the model-free backend
+    match options that the evidence paraphrases rather than prints.
+    """
 
     question: Question
     plan: Plan
@@ -130,6 +137,7 @@ class SynthesisInput:
     contexts: dict[str, PaperContext]
     readings: dict[str, PaperReading]
     evidence: list[EvidenceItem]
+    encoder: Encoder | None = None
 
 
 @dataclass(frozen=True)

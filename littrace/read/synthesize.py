@@ -14,7 +14,9 @@ in the localized sentences) and answers:
 * **multiple choice**: the option equal to the computed value (numbers compared numerically
   at the option's printed precision), else the option best supported by the evidence: present
   in a passage, weighted by how much of the question the passage covers, or next in an ordered
-  figure listing for "which X follows Y"; only labels that exist;
+  figure listing for "which X follows Y"; options the passages support equally (often none of
+  them printed verbatim) are told apart by embedding: the option closest in meaning to a
+  passage sentence, weighted by the passage's score; only labels that exist;
 * **freeform**: the chosen option's text, else the computed value, else the first author of a
   referenced entry, else the best-supported short span of the best evidence sentence;
 * **tables** through :mod:`littrace.read.tables`.
@@ -30,6 +32,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from littrace.corpus.model import PaperObject
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
@@ -65,6 +69,8 @@ _TERM_WITH_FACTOR = re.compile(r"(\d+(?:\.\d+)?)\s*\*?\s*([A-Za-z][\w]*)")
 _ARTICLES = {"a", "an", "the"}
 _FIRST_AUTHOR = re.compile(r"\bfirst author\b", re.I)
 _AUTHOR = re.compile(r"^\s*\[?[^\]]*\]\s*([^,.]+(?:\.[^,.]+)?)")
+# Sentences embedded per question for semantic option support, best passages first.
+_MAX_SENTENCES = 64
 
 
 @dataclass(frozen=True)
@@ -283,6 +289,49 @@ def option_support(question: Question, data: SynthesisInput) -> dict[str, float]
     return support
 
 
+def semantic_support(
+    question: Question, data: SynthesisInput, labels: list[str]
+) -> dict[str, float]:
+    """Each of ``labels``' options' best cosine with a passage sentence, times the passage's
+    score relative to the best passage; empty without an encoder or passages.
+
+    Lexical support misses an option the evidence paraphrases ("one GPU" for "a single
+    graphics card"); the dense encoder does not.
+    """
+    passages = [(text, score) for text, score in _passages(data) if score > 0 and text.strip()]
+    if data.encoder is None or not passages:
+        return {}
+    top = max(score for _, score in passages)
+    weight: dict[str, float] = {}
+    for text, score in passages:
+        for sentence in sentences(text):
+            weight[sentence] = max(weight.get(sentence, 0.0), score / top)
+    units = sorted(weight, key=lambda sentence: -weight[sentence])[:_MAX_SENTENCES]
+    options = [o for o in question.multiple_choice_options or [] if o.label in labels]
+    if not options or not units:
+        return {}
+    vectors = data.encoder.encode_documents([o.text for o in options] + units)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = vectors / np.maximum(norms, 1e-12)
+    cosine = vectors[: len(options)] @ vectors[len(options) :].T
+    weighted = cosine * np.array([weight[u] for u in units], dtype=np.float32)[None, :]
+    return {o.label: round(float(row.max()), 6) for o, row in zip(options, weighted, strict=True)}
+
+
+def supported_option(
+    question: Question, data: SynthesisInput
+) -> tuple[str, dict[str, float], dict[str, float]]:
+    """The best-supported option label, its lexical support and, when lexical support ties,
+    the tied options' semantic support (ties left after both go to the earlier label)."""
+    support = option_support(question, data)
+    order = [option.label for option in question.multiple_choice_options or []]
+    best = max(support.values())
+    tied = [label for label in order if support[label] == best]
+    semantic = semantic_support(question, data, tied) if len(tied) > 1 else {}
+    chosen = max(tied, key=lambda label: (semantic.get(label, 0.0), -order.index(label)))
+    return chosen, support, semantic
+
+
 def _match_option(question: Question, value: Value | str) -> str | None:
     text = value.text if isinstance(value, Value) else value
     number = value.number if isinstance(value, Value) else parse_value(value)
@@ -382,13 +431,15 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         if chosen is None and value is not None:
             chosen = _match_option(question, value)
             how = "computed value" if chosen else how
-        support = option_support(question, data)
+        step: dict[str, Any] = {"step": "multiple_choice"}
         if chosen is None:
-            order = [option.label for option in question.multiple_choice_options]
-            chosen = max(order, key=lambda label: (support[label], -order.index(label)))
+            chosen, step["support"], semantic = supported_option(question, data)
             how = "evidence support"
+            if semantic:
+                step["semantic_support"] = semantic
+                how = "evidence support, ties told apart by embedding"
         answer["multiple_choice"] = {"gold": chosen}
-        steps.append({"step": "multiple_choice", "chosen": chosen, "how": how, "support": support})
+        steps.append(step | {"chosen": chosen, "how": how})
 
     if "freeform" in types:
         options = {o.label: o.text for o in question.multiple_choice_options or []}

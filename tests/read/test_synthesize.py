@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from littrace.config import ReadSettings
+import littrace  # noqa: F401  (before transformers: the bootstrap keeps the model hub offline)
+
+# isort: split
+from dataclasses import replace
+
+import pytest
+
+from littrace.config import EncoderSettings, ReadSettings
+from littrace.corpus.model import Chunk
+from littrace.index.encoders import Encoder, load_encoder
 from littrace.llm.schemas import Plan
 from littrace.read.localize import localize
 from littrace.read.model import PaperContext, SynthesisInput
@@ -27,13 +36,36 @@ def ask(text: str, options: list[str] | None = None, freeform: bool = True) -> Q
 
 
 def run(
-    question: Question, contexts: list[PaperContext], plan: Plan | None = None
+    question: Question,
+    contexts: list[PaperContext],
+    plan: Plan | None = None,
+    encoder: Encoder | None = None,
 ) -> dict[str, object]:
     plan = plan or Plan()
     by_id = {c.paper_id: c for c in contexts}
     papers = list(by_id)
     evidence = localize(question, plan, papers, by_id, ReadSettings())
-    return synthesize(SynthesisInput(question, plan, papers, by_id, {}, evidence)).answer
+    data = SynthesisInput(question, plan, papers, by_id, {}, evidence, encoder)
+    return synthesize(data).answer
+
+
+@pytest.fixture(scope="module")
+def minilm() -> Encoder:
+    """The bundled MiniLM, the default profile's encoder."""
+    return load_encoder(EncoderSettings())
+
+
+def with_hardware_sentence(paper: PaperContext) -> PaperContext:
+    """``paper`` plus a setup paragraph that says what the experiments ran on."""
+    hardware = Chunk(
+        f"{paper.paper_id}#0005",
+        paper.paper_id,
+        "body",
+        5,
+        "Compute budget. Every experiment of SparseSieve was run on one GPU with 24 GB of memory.",
+        section="4.3 Hardware",
+    )
+    return replace(paper, chunks=(*paper.chunks, hardware))
 
 
 def test_a_table_value_picks_the_numerically_equal_option_whatever_its_unit() -> None:
@@ -90,6 +122,28 @@ def test_a_coefficient_is_read_from_the_located_equation() -> None:
 def test_options_without_computed_values_are_scored_by_supporting_evidence() -> None:
     q = ask("Which optimizer is used to train SparseSieve?", ["SGD", "AdamW", "Adafactor"])
     assert run(q, [context()])["multiple_choice"] == {"gold": "B"}
+
+
+def test_options_the_evidence_paraphrases_are_told_apart_by_embedding(minilm: Encoder) -> None:
+    q = ask(
+        "What hardware were the SparseSieve experiments run on?",
+        ["a cluster of TPU pods", "a single graphics card", "a fleet of CPU servers"],
+        freeform=False,
+    )
+    paper = with_hardware_sentence(context())
+    # No option is printed in the evidence: lexical support ties, and the tie goes to A.
+    assert run(q, [paper]) == {"multiple_choice": {"gold": "A"}}
+    assert run(q, [paper], encoder=minilm) == {"multiple_choice": {"gold": "B"}}
+
+
+def test_an_option_printed_in_the_evidence_beats_a_paraphrase(minilm: Encoder) -> None:
+    q = ask(
+        "What hardware were the SparseSieve experiments run on?",
+        ["a single graphics card", "one GPU"],
+        freeform=False,
+    )
+    answer = run(q, [with_hardware_sentence(context())], encoder=minilm)
+    assert answer == {"multiple_choice": {"gold": "B"}}
 
 
 def test_freeform_without_options_is_a_short_span_of_the_best_sentence() -> None:
