@@ -519,17 +519,29 @@ def report(
     ] = None,
     pdfs: Annotated[
         Path | None,
-        typer.Option("--pdfs", help="Folder of <paper_id>.pdf for the crops (runtime.pdfs)."),
+        typer.Option(
+            "--pdfs",
+            help="Folder of <paper_id>.pdf used instead of the PDF paths the corpus recorded "
+            "(when the files moved; default runtime.pdfs).",
+        ),
     ] = None,
     pool: Annotated[
         Path | None,
-        typer.Option("--pool", help="Pool JSONL whose pdf fields locate PDFs (runtime.pool)."),
+        typer.Option(
+            "--pool",
+            help="Pool JSONL whose pdf fields, under --pdfs, locate the PDFs to use instead "
+            "(default runtime.pool).",
+        ),
     ] = None,
     run_id: Annotated[
         str | None, typer.Option("--run-id", help="Record the scores under this run id.")
     ] = None,
 ) -> None:
-    """Write the HTML report of an answers run: metrics, recall@k, per-question evidence crops."""
+    """Write the HTML report of an answers run: metrics, recall@k, per-question evidence crops.
+
+    The crops come from the PDFs the corpus recorded at ingest; one that is gone or changed
+    (its SHA-256 differs) gets a note instead of a crop.
+    """
     options: GlobalOptions = ctx.obj
     with user_errors():
         started = time.perf_counter()

@@ -6,7 +6,8 @@ SHA-256, its paper id and the conversion settings, so adding or changing one PDF
 only that paper, and a killed run keeps every paper a worker finished. A broken PDF becomes a
 cached failure record; a paper that exceeds ``corpus.paper_timeout_s`` becomes a failure
 that is retried on the next run. The corpus artifact is then assembled from the cache and
-chunked; it is keyed by the pool file, the per-paper artifacts and the chunk settings.
+chunked; it is keyed by the pool file, the per-paper artifacts, where each PDF is (the
+``papers`` table records it, so the report finds the PDFs) and the chunk settings.
 
 Example:
     >>> result = ingest(Path("pool.jsonl"), Path("pdfs"), load_settings())  # doctest: +SKIP
@@ -67,7 +68,8 @@ from littrace.schema import PoolPaper
 # Bump when conversion or chunking code changes what it produces, so cached artifacts of
 # the old code are not reused.
 CONVERT_VERSION = "2"
-CORPUS_VERSION = "2"
+# 3: the papers table records each PDF's path (pdf_path).
+CORPUS_VERSION = "3"
 CACHE_DIR = "cache"
 DOCUMENT_FILE = "document.json"
 FAILURE_FILE = "failure.json"
@@ -106,7 +108,7 @@ class IngestResult:
 
 @dataclass(frozen=True)
 class ConversionJob:
-    """One PDF to convert into its per-paper cache artifact."""
+    """One PDF to convert into its per-paper cache artifact; ``pdf`` is absolute."""
 
     paper_id: str
     pdf: Path
@@ -132,8 +134,9 @@ def plan_ingest(
     started = datetime.now(UTC)
     cache = ArtifactStore(Path(settings.runtime.artifact_root) / CACHE_DIR, catalog=False)
     pool = load_pool(pool_path, pdf_dir, manifest)
+    # Absolute, as the corpus records it: the report opens it from wherever it runs.
     jobs = tuple(
-        ConversionJob(paper_id, pdf, _convert_key(cache, paper_id, pdf, settings))
+        ConversionJob(paper_id, pdf.resolve(), _convert_key(cache, paper_id, pdf, settings))
         for paper_id, pdf in pool.pdfs.items()
     )
     todo = tuple(job for job in jobs if cache.get(job.key) is None)
@@ -227,8 +230,11 @@ def _load_cached(artifact: Artifact, paper_id: str) -> Document | Failure:
     )
 
 
-def paper_record(paper: PoolPaper, document: Document | None) -> PaperRecord:
-    """Pool metadata, with the PDF's title, authors and abstract filling empty fields."""
+def paper_record(
+    paper: PoolPaper, document: Document | None, pdf: Path | None = None
+) -> PaperRecord:
+    """Pool metadata, with the PDF's title, authors and abstract filling empty fields, and
+    ``pdf``, the file ``document`` was converted from (no path without a document)."""
     authors = paper.authors if isinstance(paper.authors, list) else [paper.authors]
     layout = document.layout if document else None
     return PaperRecord(
@@ -241,6 +247,7 @@ def paper_record(paper: PoolPaper, document: Document | None) -> PaperRecord:
         has_pdf=document is not None,
         pdf_sha256=document.pdf_sha256 if document else "",
         pages=len(layout.pages) if layout else 0,
+        pdf_path=str(pdf) if document is not None and pdf is not None else None,
     )
 
 
@@ -250,12 +257,16 @@ def _pool_failures(pool: Pool) -> list[Failure]:
 
 def _write_corpus(
     writer: ArtifactWriter,
-    pool: Pool,
+    plan: IngestPlan,
     documents: dict[str, Document],
     failures: list[Failure],
     settings: Settings,
 ) -> None:
-    records = [paper_record(paper, documents.get(paper.paper_id)) for paper in pool.papers]
+    pdfs = {job.paper_id: job.pdf for job in plan.jobs}
+    records = [
+        paper_record(paper, documents.get(paper.paper_id), pdfs.get(paper.paper_id))
+        for paper in plan.pool.papers
+    ]
     chunks: list[Chunk] = []
     for record in records:
         chunks.extend(chunk_paper(record, documents.get(record.paper_id), settings.corpus.chunk))
@@ -290,11 +301,16 @@ def corpus_artifact_key(
     plan: IngestPlan, failures: Sequence[Failure], settings: Settings
 ) -> ArtifactKey:
     """The key of the corpus artifact :func:`assemble_corpus` builds: the pool file, every
-    paper's cache key and whether it failed in this run, and the chunk settings."""
+    paper's cache key, PDF path and whether it failed in this run, and the chunk settings.
+
+    The path is in the key because the ``papers`` table records it: the same PDFs in another
+    folder make another corpus (from the same per-paper cache)."""
     failed_now = {failure.paper_id for failure in failures}
     papers_digest = hashlib.sha256(
         json.dumps(
-            sorted((j.paper_id, j.key.hash, j.paper_id in failed_now) for j in plan.jobs)
+            sorted(
+                (j.paper_id, j.key.hash, str(j.pdf), j.paper_id in failed_now) for j in plan.jobs
+            )
         ).encode()
     ).hexdigest()
     return ArtifactStore(settings.runtime.artifact_root, catalog=False).key(
@@ -331,7 +347,7 @@ def assemble_corpus(
 
     store = ArtifactStore(root)
     artifact = store.get_or_build(
-        corpus_key, lambda writer: _write_corpus(writer, plan.pool, documents, failures, settings)
+        corpus_key, lambda writer: _write_corpus(writer, plan, documents, failures, settings)
     )
     Catalog(root).record_lineage(
         LineageRecord.for_artifact(

@@ -176,7 +176,11 @@ class Citation:
 
 @dataclass(frozen=True, slots=True)
 class PaperRecord:
-    """A pool paper with what conversion learned: PDF hash, page count and PDF-side metadata."""
+    """A pool paper with what conversion learned: PDF hash, page count and PDF-side metadata.
+
+    ``pdf_path`` is the absolute path of the PDF the paper was converted from (None for a
+    metadata-only paper); the report opens it for its crops, checking ``pdf_sha256``.
+    """
 
     paper_id: str
     title: str
@@ -187,6 +191,7 @@ class PaperRecord:
     has_pdf: bool
     pdf_sha256: str = ""
     pages: int = 0
+    pdf_path: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

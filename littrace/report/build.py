@@ -7,12 +7,13 @@ ranks in Rankings A and B, every predicted and gold evidence item as a crop of i
 with the located region highlighted, and the retrieval trace folded away.
 
 Crops are PNGs embedded as ``data:`` URIs, and CSS and JS are inline, so the one file is the
-whole report. The answers artifact is the ``answers`` stage's output: ``submission.jsonl``,
-``traces.jsonl`` and the tables ``candidates``, ``evidence`` and ``predictions``.
+whole report. The PDFs are the ones the corpus recorded at ingest (``papers.pdf_path``), or
+those given in their place; an item whose PDF is gone or changed gets a note, not a crop. The
+answers artifact is the ``answers`` stage's output: ``submission.jsonl``, ``traces.jsonl``
+and the tables ``candidates``, ``evidence`` and ``predictions``.
 
 Example:
-    >>> out = build_report(answers, Path("gold.jsonl"), corpus, Path("report.html"),
-    ...                    pdfs={"p1": Path("pdfs/p1.pdf")})  # doctest: +SKIP
+    >>> out = build_report(answers, Path("gold.jsonl"), corpus, Path("report.html"))  # doctest: +SKIP
     >>> out.read_text()[:15]  # doctest: +SKIP
     '<!DOCTYPE html>'
 """
@@ -32,7 +33,14 @@ from typing import Any
 from littrace.artifacts import Artifact, Catalog, LineageRecord
 from littrace.config import Settings
 from littrace.evaluate.official import evidence_key, id_norm, read_records
-from littrace.report.crops import EvidenceItem, PageRenderer, Region, RegionFinder
+from littrace.report.crops import (
+    CropUnavailable,
+    EvidenceItem,
+    PageRenderer,
+    Region,
+    RegionFinder,
+    recorded_pdfs,
+)
 from littrace.report.html import Html, badge, fmt, page, recall_chart, table
 from littrace.report.scores import (
     TRACES_FILE,
@@ -72,7 +80,8 @@ _METRIC_LABELS = {
 
 def pdf_paths(pdf_dir: Path | None = None, pool: Path | None = None) -> dict[str, Path]:
     """``paper_id → PDF`` from a pool file (its ``pdf`` fields, else ``<pdf_dir>/<id>.pdf``)
-    or, without a pool, from the ``<paper_id>.pdf`` files in ``pdf_dir``."""
+    or, without a pool, from the ``<paper_id>.pdf`` files in ``pdf_dir``: PDFs to use in
+    place of the paths the corpus recorded (for PDFs that moved)."""
     if pool is not None:
         from littrace.corpus.pool import load_pool
 
@@ -83,22 +92,25 @@ def pdf_paths(pdf_dir: Path | None = None, pool: Path | None = None) -> dict[str
 
 
 class _Crops:
-    """Renders each region once and hands out ``data:`` URIs."""
+    """Renders each region once and hands out ``data:`` URIs, or why there is no crop."""
 
     def __init__(self, finder: RegionFinder, renderer: PageRenderer) -> None:
         self.finder = finder
         self.renderer = renderer
-        self._uris: dict[Region, str | None] = {}
+        self._uris: dict[Region, str | CropUnavailable] = {}
+
+    def _uri(self, region: Region) -> str | CropUnavailable:
+        if region not in self._uris:
+            try:
+                encoded = base64.b64encode(self.renderer.render(region)).decode("ascii")
+                self._uris[region] = f"data:image/png;base64,{encoded}"
+            except CropUnavailable as problem:
+                self._uris[region] = problem
+        return self._uris[region]
 
     def figure(self, item: EvidenceItem, verdict: Html) -> Html:
         region = self.finder.locate(item)
-        uri = None
-        if region is not None:
-            if region not in self._uris:
-                png = self.renderer.render(region)
-                encoded = None if png is None else base64.b64encode(png).decode("ascii")
-                self._uris[region] = None if encoded is None else f"data:image/png;base64,{encoded}"
-            uri = self._uris[region]
+        uri = None if region is None else self._uri(region)
         where = " · ".join(
             part
             for part in (
@@ -110,13 +122,13 @@ class _Crops:
             )
             if part
         )
-        if uri is not None and region is not None:
+        if isinstance(uri, str) and region is not None:
             image = f'<img src="{uri}" alt="{escape(where)}" loading="lazy">'
             how = f"region from the {region.how}" + (
                 f", page {region.page}" if region.page != item.page else ""
             )
         elif region is not None:
-            image = '<p class="muted">no page image: the PDF was not given or lacks the page</p>'
+            image = f'<p class="muted">no page image: {escape(str(uri))}</p>'
             how = f"region from the {region.how}"
         else:
             image = '<p class="muted">no page image: the item names no page or known object</p>'
@@ -127,6 +139,19 @@ class _Crops:
             f'<figure class="evidence">{image}<figcaption>{verdict} {escape(where)}{text}'
             f' <span class="muted">({escape(how)}{escape(score)})</span></figcaption></figure>'
         )
+
+
+def _unusable_note(unusable: Mapping[str, str]) -> str:
+    """The header's list of papers whose crops were skipped, and why."""
+    if not unusable:
+        return ""
+    items = "".join(
+        f"<li>{escape(paper)}: {escape(why)}</li>" for paper, why in sorted(unusable.items())
+    )
+    return (
+        f'<details id="skipped-crops"><summary>papers without crops: {len(unusable)} '
+        f"(PDF unknown, gone or changed)</summary><ul>{items}</ul></details>"
+    )
 
 
 def _pretty(value: Any) -> str:
@@ -423,9 +448,11 @@ def build_report(
 ) -> Path:
     """Write the report of ``answers`` (scored against ``gold`` when given) to ``out``.
 
-    ``pdfs`` maps paper ids to their PDFs, for the page crops (see :func:`pdf_paths`); without
-    it the evidence is listed without images. With gold, the scores are also stored as a
-    ``run-metrics`` artifact, and with ``run_id`` recorded in the catalog's lineage.
+    The page crops come from the PDFs the corpus recorded; ``pdfs`` maps paper ids to PDFs
+    to use instead (see :func:`pdf_paths`), e.g. after the files moved. A PDF that is gone
+    or differs from the one converted (SHA-256) gives a note in place of each crop, and the
+    header lists those papers. With gold, the scores are also stored as a ``run-metrics``
+    artifact, and with ``run_id`` recorded in the catalog's lineage.
     """
     started = datetime.now(UTC)
     run = AnswersRun.load(answers)
@@ -445,11 +472,13 @@ def build_report(
     }
     order = list(gold_by_id) + [qid for qid in run.submission if qid not in gold_by_id]
     by_id = {q.query_id: q for q in scores.questions}
-    with PageRenderer(pdfs or {}) as renderer:
+    recorded, sha256 = recorded_pdfs(corpus)
+    with PageRenderer({**recorded, **(pdfs or {})}, sha256) as renderer:
         crops = _Crops(RegionFinder(corpus), renderer)
         questions = [
             _question(qid, gold_by_id.get(qid), by_id.get(qid), run, crops, titles) for qid in order
         ]
+        unusable = renderer.unusable
     question_section = Html(
         '<section id="questions"><h2>Questions</h2>'
         '<div id="filters"><input type="search" id="filter" placeholder="filter by any text">'
@@ -462,7 +491,7 @@ def build_report(
         f"<h1>littrace run report</h1><p>answers artifact <code>{escape(answers.hash[:16])}</code>"
         f" (created {escape(created)}), corpus <code>{escape(corpus.hash[:16])}</code>, "
         f"{len(order)} questions</p><p>report written {escape(datetime.now(UTC).isoformat(timespec='seconds'))}"
-        f"{' · run ' + escape(run_id) if run_id else ''}</p>"
+        f"{' · run ' + escape(run_id) if run_id else ''}</p>{_unusable_note(unusable)}"
     )
     sections = [
         _metrics_section(scores, gold),
@@ -491,10 +520,11 @@ def report_for_run(
     pool: Path | None = None,
     run_id: str | None = None,
 ) -> Path:
-    """:func:`build_report` with what the settings say: the answers' corpus, the PDFs of
-    ``runtime.pool``/``runtime.pdfs`` (unless given), ``evaluate.recall_k``, and by default
-    ``<artifact_root>/reports/<answers hash>.html``. What ``littrace report`` and the
-    evaluate flow call."""
+    """:func:`build_report` with what the settings say: the answers' corpus (whose recorded
+    PDFs give the crops), the PDFs of ``pool``/``pdf_dir`` or else of
+    ``runtime.pool``/``runtime.pdfs`` in their place when set, ``evaluate.recall_k``, and by
+    default ``<artifact_root>/reports/<answers hash>.html``. What ``littrace report``,
+    ``evaluate --report``, ``demo`` and ``run`` call."""
     from littrace.report.locate import corpus_of
 
     root = answers.path.parents[1]

@@ -6,13 +6,15 @@ or from the corpus: the item's own ``bbox``; else its chunk's box; else the box 
 figure, equation or algorithm it names; else the sentence of a cited label; else the whole
 page. :class:`PageRenderer` renders a region with PyMuPDF as a band of the page, full width
 for context, with the box highlighted by a rectangle annotation that is removed again (the
-PDF is never written).
+PDF is never written). It opens the PDF the corpus recorded for the paper (or one given in
+its place) only if it is the file the corpus was converted from: a PDF that is gone or whose
+SHA-256 differs gives no crop, and :class:`CropUnavailable` says why.
 
 Example:
     >>> finder = RegionFinder(corpus_artifact)  # doctest: +SKIP
     >>> region = finder.locate(EvidenceItem("p1", "table", page=4, object_id="Table 1"))  # doctest: +SKIP
-    >>> with PageRenderer({"p1": Path("pdfs/p1.pdf")}) as renderer:  # doctest: +SKIP
-    ...     png = renderer.render(region)  # PNG bytes, or None without the PDF
+    >>> with PageRenderer(*recorded_pdfs(corpus_artifact)) as renderer:  # doctest: +SKIP
+    ...     png = renderer.render(region)  # PNG bytes; CropUnavailable without the right PDF
 """
 
 from __future__ import annotations
@@ -25,13 +27,23 @@ from types import TracebackType
 from typing import Any
 
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 import pymupdf as _pymupdf
 
 from littrace.artifacts import Artifact
+from littrace.corpus.convert import sha256_file
 from littrace.corpus.model import BBox
 from littrace.evaluate.official import OBJECT_FIELDS
 
-__all__ = ["EvidenceItem", "PageRenderer", "Region", "RegionFinder", "object_key"]
+__all__ = [
+    "CropUnavailable",
+    "EvidenceItem",
+    "PageRenderer",
+    "Region",
+    "RegionFinder",
+    "object_key",
+    "recorded_pdfs",
+]
 
 # PyMuPDF's functions are untyped; one Any here instead of an ignore on every call.
 pymupdf: Any = _pymupdf
@@ -196,22 +208,58 @@ class RegionFinder:
         return None
 
 
+def recorded_pdfs(corpus: Artifact) -> tuple[dict[str, Path], dict[str, str]]:
+    """``paper_id → PDF`` as ingest recorded them, and ``paper_id → SHA-256`` of each PDF the
+    corpus was converted from (both empty for a corpus older than the ``pdf_path`` column).
+
+    Example:
+        >>> pdfs, sha256 = recorded_pdfs(corpus_artifact)  # doctest: +SKIP
+        >>> pdfs["p1"], sha256["p1"][:8]  # doctest: +SKIP
+        (PosixPath('/data/pdfs/p1.pdf'), '3fe91ed6')
+    """
+    if "papers" not in corpus.tables:
+        return {}, {}
+    names = pq.read_schema(corpus.table_path("papers")).names
+    columns = [c for c in ("paper_id", "pdf_path", "pdf_sha256") if c in names]
+    rows = corpus.table("papers", columns=columns).to_pylist()
+    pdfs = {str(r["paper_id"]): Path(r["pdf_path"]) for r in rows if r.get("pdf_path")}
+    sha256 = {str(r["paper_id"]): str(r["pdf_sha256"]) for r in rows if r.get("pdf_sha256")}
+    return pdfs, sha256
+
+
+class CropUnavailable(LookupError):
+    """A region cannot be rendered; the message is the note the report shows instead."""
+
+
 class PageRenderer:
-    """Renders regions of the papers' PDFs as PNG bytes; a context manager that closes them."""
+    """Renders regions of the papers' PDFs as PNG bytes; a context manager that closes them.
+
+    ``sha256`` holds what each paper's PDF must hash to (the corpus' ``pdf_sha256``): the
+    boxes come from converting that file, so another file's pages would be cropped wrongly.
+    Papers missing from it are rendered unchecked.
+    """
 
     def __init__(
         self,
         pdfs: Mapping[str, Path],
+        sha256: Mapping[str, str] | None = None,
         *,
         zoom: float = 1.5,
         margin_pt: float = 36.0,
         max_band_pt: float = 360.0,
     ) -> None:
         self._pdfs = dict(pdfs)
+        self._sha256 = dict(sha256 or {})
         self._zoom = zoom
         self._margin = margin_pt
         self._max_band = max_band_pt
         self._open: dict[str, Any] = {}
+        self._unusable: dict[str, str] = {}
+
+    @property
+    def unusable(self) -> dict[str, str]:
+        """``paper_id → why`` for each paper whose PDF was asked for and could not be used."""
+        return dict(self._unusable)
 
     def __enter__(self) -> PageRenderer:
         return self
@@ -229,19 +277,36 @@ class PageRenderer:
             document.close()
         self._open.clear()
 
+    def _problem(self, paper_id: str) -> str | None:
+        """Why the paper's PDF cannot be used, or None when it can."""
+        path = self._pdfs.get(paper_id)
+        if path is None:
+            return "no PDF is known for this paper (none recorded at ingest, none given by --pdfs)"
+        if not path.is_file():
+            return f"the PDF is no longer at {path} (moved? give its folder with --pdfs)"
+        expected = self._sha256.get(paper_id)
+        if expected and sha256_file(path) != expected:
+            return f"{path} is not the PDF the corpus was made from (its SHA-256 differs)"
+        return None
+
     def _document(self, paper_id: str) -> Any:
         if paper_id not in self._open:
-            path = self._pdfs.get(paper_id)
-            if path is None or not path.is_file():
-                return None
-            self._open[paper_id] = pymupdf.open(path)
+            problem = self._unusable.get(paper_id) or self._problem(paper_id)
+            if problem is not None:
+                self._unusable[paper_id] = problem
+                raise CropUnavailable(problem)
+            self._open[paper_id] = pymupdf.open(self._pdfs[paper_id])
         return self._open[paper_id]
 
-    def render(self, region: Region) -> bytes | None:
-        """A PNG of the region, or None when the paper's PDF or the page is missing."""
+    def render(self, region: Region) -> bytes:
+        """A PNG of the region.
+
+        Raises:
+            CropUnavailable: the paper's PDF is unknown, gone or changed, or lacks the page.
+        """
         document = self._document(region.paper_id)
-        if document is None or not 1 <= region.page <= document.page_count:
-            return None
+        if not 1 <= region.page <= document.page_count:
+            raise CropUnavailable(f"the PDF has no page {region.page}")
         page = document[region.page - 1]
         if region.bbox is None:
             # No box: the whole page, smaller.

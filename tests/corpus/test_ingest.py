@@ -141,6 +141,15 @@ def test_ingest_isolates_failures_caches_papers_and_reconverts_only_what_changed
     assert any(f.stage == "pool" and "invalid JSON" in f.message for f in first.failures)
     papers = {row["paper_id"]: row for row in first.artifact.table("papers").to_pylist()}
     assert papers["empty"]["has_pdf"] is False and papers["empty"]["title"] == "Broken empty"
+    # The PDF each converted paper came from, absolute; none for metadata-only papers.
+    converted = sorted(p.stem for p in pdfs.glob("synth*.pdf"))
+    for paper_id in converted:
+        pdf_path = papers[paper_id]["pdf_path"]
+        assert pdf_path == str((pdfs / f"{paper_id}.pdf").resolve())
+        assert Path(pdf_path).is_absolute() and Path(pdf_path).is_file()
+    metadata_only = [pid for pid, row in papers.items() if pid not in set(converted)]
+    assert metadata_only and {papers[pid]["pdf_path"] for pid in metadata_only} == {None}
+    assert not any(papers[pid]["has_pdf"] for pid in metadata_only)
     chunks = first.artifact.table("chunks").to_pylist()
     assert [c["type"] for c in chunks if c["paper_id"] == "empty"] == ["title_abstract"]
     assert summary["objects"]["table"] >= 24 and summary["chunks"] > 200
@@ -148,6 +157,16 @@ def test_ingest_isolates_failures_caches_papers_and_reconverts_only_what_changed
     second = ingest(pool, pdfs, settings)
     assert (second.converted, second.cached) == (0, n_pdfs)
     assert second.artifact.hash == first.artifact.hash
+
+    # The same PDFs in another folder: another corpus, recording the new paths, built from
+    # the per-paper cache without converting anything again.
+    moved = shutil.copytree(pdfs, tmp_path / "moved")
+    elsewhere = ingest(pool, moved, settings)
+    assert (elsewhere.converted, elsewhere.cached) == (0, n_pdfs)
+    assert elsewhere.artifact.hash != first.artifact.hash
+    moved_papers = elsewhere.artifact.table("papers", columns=["paper_id", "pdf_path"])
+    paths = dict(zip(*moved_papers.to_pydict().values(), strict=True))
+    assert paths[converted[0]] == str((moved / f"{converted[0]}.pdf").resolve())
 
     changed = sorted(pdfs.glob("synth*.pdf"))[0]
     doc = pymupdf.open(changed)

@@ -1,6 +1,7 @@
 """A small synthetic run for the report, catalog and notebook tests: a generated corpus,
 ingested, its citation graph, and two hand-made answers runs (see :mod:`fake_answers`)
-with their reports, all under one artifact root."""
+with their reports, all under one artifact root. The reports find the PDFs through the
+paths the corpus recorded (no ``pdfs`` given)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from littrace.artifacts import Artifact, Catalog, LineageRecord
 from littrace.config import Settings, load_settings
 from littrace.corpus.ingest import ingest
 from littrace.index.stage import build_index
-from littrace.report import build_report, pdf_paths
+from littrace.report import build_report
 from littrace.synth import SynthCorpus, generate_corpus
 from tests.report.fake_answers import make_answers
 
@@ -45,8 +46,7 @@ def build_synthetic_run(base: Path, *, papers: int = 10, questions: int = 10) ->
             LineageRecord.for_artifact(run_id, artifact, started, datetime.now(UTC))
         )
         out = base / "reports" / f"{run_id}.html"
-        pdfs = pdf_paths(synth.pdf_dir, synth.pool)
-        reports.append(build_report(artifact, synth.gold, corpus, out, pdfs=pdfs, run_id=run_id))
+        reports.append(build_report(artifact, synth.gold, corpus, out, run_id=run_id))
         answers.append(artifact)
     return SyntheticRun(
         root, synth, settings, corpus, graph, (answers[0], answers[1]), (reports[0], reports[1])

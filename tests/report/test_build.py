@@ -6,10 +6,13 @@ from __future__ import annotations
 import base64
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pymupdf
 
+from littrace.config import load_settings
+from littrace.corpus.ingest import CACHE_DIR, ingest
 from littrace.report import SECTION_IDS, build_report
 from littrace.report.scores import AnswersRun, score_run
 from tests.report.fake_answers import fault
@@ -44,7 +47,7 @@ def test_report_has_every_section_and_question_and_opens_offline(
     assert f'id="composite">{composite["composite_score"]:.4f}<' in html
 
 
-def test_every_question_shows_its_evidence_as_real_page_crops(
+def test_every_question_shows_its_evidence_as_real_page_crops_of_the_recorded_pdfs(
     synthetic_run: SyntheticRun,
 ) -> None:
     html = synthetic_run.reports[0].read_text(encoding="utf-8")
@@ -64,7 +67,7 @@ def test_every_question_shows_its_evidence_as_real_page_crops(
             assert "not in gold" in article
 
 
-def test_report_without_gold_or_pdfs_still_renders(
+def test_report_without_gold_renders_crops_from_the_corpus_paths(
     synthetic_run: SyntheticRun, tmp_path: Path
 ) -> None:
     out = build_report(synthetic_run.answers[1], None, synthetic_run.corpus, tmp_path / "r.html")
@@ -72,6 +75,48 @@ def test_report_without_gold_or_pdfs_still_renders(
     for section in SECTION_IDS:
         assert f'<section id="{section}">' in html
     assert "No gold file was given" in html
-    assert "no page image" in html and not IMAGE.search(html)
+    assert IMAGE.search(html) and 'id="skipped-crops"' not in html
     assert html.count('<article class="question"') == len(golds(synthetic_run))
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_moved_or_changed_pdf_is_skipped_with_a_note_and_pdfs_overrides(
+    synthetic_run: SyntheticRun, tmp_path: Path
+) -> None:
+    # A corpus of the same papers whose PDFs sit in a folder of this test (from a copy of
+    # the run's conversion cache, so nothing is converted again).
+    root = tmp_path / "artifacts"
+    shutil.copytree(synthetic_run.root / CACHE_DIR, root / CACHE_DIR)
+    pdfs = shutil.copytree(synthetic_run.synth.pdf_dir, tmp_path / "pdfs")
+    settings = load_settings("test", overrides={"runtime.artifact_root": str(root)}, environ={})
+    result = ingest(synthetic_run.synth.pool, pdfs, settings)
+    assert result.converted == 0
+    answers = synthetic_run.answers[1]
+    cited = sorted(set(answers.table("evidence").column("paper_id").to_pylist()))
+    moved, changed = cited[:2]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.move(pdfs / f"{moved}.pdf", elsewhere / f"{moved}.pdf")
+    with (pdfs / f"{changed}.pdf").open("ab") as handle:
+        handle.write(b"\n% edited after ingest\n")
+
+    html = build_report(answers, None, result.artifact, tmp_path / "r.html").read_text()
+    gone = f"no page image: the PDF is no longer at {pdfs / f'{moved}.pdf'}"
+    edited = f"no page image: {pdfs / f'{changed}.pdf'} is not the PDF the corpus was made from"
+    assert gone in html and edited in html
+    skipped = html.split('<details id="skipped-crops">')[1].split("</details>")[0]
+    assert "papers without crops: 2 " in skipped
+    assert f"<li>{moved}: " in skipped and f"<li>{changed}: " in skipped
+    # The other papers' crops are still there.
+    assert IMAGE.search(html)
+
+    # --pdfs: the moved PDF in its new folder is used; the edited one is still refused.
+    found = build_report(
+        answers,
+        None,
+        result.artifact,
+        tmp_path / "o.html",
+        pdfs={moved: elsewhere / f"{moved}.pdf"},
+    ).read_text()
+    assert gone not in found and edited in found and "papers without crops: 1 " in found
+    assert len(IMAGE.findall(found)) > len(IMAGE.findall(html))

@@ -9,8 +9,17 @@ from typing import Any
 import pymupdf
 import pytest
 
+from littrace.corpus.convert import sha256_file
 from littrace.report import pdf_paths
-from littrace.report.crops import EvidenceItem, PageRenderer, Region, RegionFinder, object_key
+from littrace.report.crops import (
+    CropUnavailable,
+    EvidenceItem,
+    PageRenderer,
+    Region,
+    RegionFinder,
+    object_key,
+    recorded_pdfs,
+)
 from tests.report.synthetic_run import SyntheticRun
 
 
@@ -87,8 +96,12 @@ def test_crops_highlight_the_region_and_leave_the_pdf_untouched(
         plain = renderer.render(Region(region.paper_id, region.page, None, "page"))
         # The annotation is removed after rendering: a second crop has the same pixels.
         assert renderer.render(region) == highlighted
-        assert renderer.render(Region("no-such-paper", 1, None, "page")) is None
-        assert renderer.render(Region(region.paper_id, 999, None, "page")) is None
+        with pytest.raises(CropUnavailable, match="no PDF is known"):
+            renderer.render(Region("no-such-paper", 1, None, "page"))
+        with pytest.raises(CropUnavailable, match="no page 999"):
+            renderer.render(Region(region.paper_id, 999, None, "page"))
+        # A missing page is the item's problem, not the PDF's.
+        assert set(renderer.unusable) == {"no-such-paper"}
     assert highlighted is not None and plain is not None
     crop = pymupdf.Pixmap(highlighted)
     _, y0, _, y1 = region.bbox
@@ -97,3 +110,25 @@ def test_crops_highlight_the_region_and_leave_the_pdf_untouched(
     assert yellow_share(highlighted) > 0.1
     assert yellow_share(plain) < 0.001
     assert pdfs[region.paper_id].read_bytes() == before
+
+
+def test_the_corpus_records_each_converted_pdf_and_its_hash(synthetic_run: SyntheticRun) -> None:
+    pdfs, sha256 = recorded_pdfs(synthetic_run.corpus)
+    on_disk = pdf_paths(synthetic_run.synth.pdf_dir)
+    assert pdfs == {paper_id: path.resolve() for paper_id, path in on_disk.items()}
+    assert all(sha256[paper_id] == sha256_file(path) for paper_id, path in pdfs.items())
+
+
+def test_a_pdf_other_than_the_converted_one_is_refused(synthetic_run: SyntheticRun) -> None:
+    pdfs, sha256 = recorded_pdfs(synthetic_run.corpus)
+    first, second = sorted(pdfs)[:2]
+    page = Region(first, 1, None, "page")
+    with PageRenderer({first: pdfs[second]}, sha256) as renderer:
+        with pytest.raises(CropUnavailable, match="SHA-256 differs"):
+            renderer.render(page)
+        assert "SHA-256 differs" in renderer.unusable[first]
+    # Unchecked without the corpus' hashes, and accepted with the right file.
+    with PageRenderer({first: pdfs[second]}) as renderer:
+        assert renderer.render(page)
+    with PageRenderer(pdfs, sha256) as renderer:
+        assert renderer.render(page) and not renderer.unusable

@@ -38,7 +38,6 @@ def test_report_of_a_real_answers_run(
         synth.gold,
         settings,
         out=tmp_path / "report.html",
-        pdf_dir=synth.pdf_dir,
         run_id="e2e",
     )
     html = out.read_text(encoding="utf-8")
@@ -53,7 +52,8 @@ def test_report_of_a_real_answers_run(
         assert f'id="q-{gold["query_id"]}"' in article
         # The real question text, not the trace's record of it.
         assert "{&#x27;query_id" not in article and "answer_types" not in article.split("<h4>")[0]
-    # Rankings A and B from the retriever's fused list, and real page crops of the evidence.
+    # Rankings A and B from the retriever's fused list, and real page crops of the evidence
+    # from the PDFs the corpus recorded.
     assert re.search(
         r"<td>\d+</td><td>\d+</td><td>\d+</td><td><span class=\"badge good\">selected", html
     )
