@@ -32,6 +32,7 @@ Example:
     >>> import tempfile
     >>> from pathlib import Path
     >>> from littrace.config import LlmSettings, ReadSettings
+    >>> from littrace.llm import LlmClient
     >>> from littrace.corpus.model import Chunk, PaperRecord
     >>> paper = PaperRecord("p1", "Lanternfish", (), "", "ACL", 2023, True)
     >>> chunk = Chunk("p1#0001", "p1", "body", 2, "F1 is 91.4.", "4 Results")
@@ -53,12 +54,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from littrace.config import ReadSettings
 from littrace.corpus.model import Chunk
-from littrace.llm import LlmClient, render
+from littrace.llm import render
 from littrace.llm.schemas import Detail, Plan, ReadingAction, SectionRanking, Sufficiency
-from littrace.read.lit3r import Covers, judgement_score
-from littrace.read.model import PaperContext, PaperReader, PaperReading
+from littrace.read.lit3r import LlmPaperReader, judgement_score
+from littrace.read.model import PaperContext, PaperReading
 from littrace.read.passages import llm_step, passage
 from littrace.schema import Question
 
@@ -117,24 +117,9 @@ def paper_sections(context: PaperContext, section_chars: int) -> list[ReadingSec
     return sections
 
 
-class IntrAgentReader:
-    """A :class:`~littrace.read.model.PaperReader` running IntrAgent's loop on each paper.
-
-    ``fallback`` is the model-free reader, used when no extraction call succeeds;
-    ``covers(question, plan, title)`` names the target groups a paper is the subject of.
-    """
-
-    def __init__(
-        self,
-        client: LlmClient,
-        settings: ReadSettings,
-        fallback: PaperReader,
-        covers: Covers | None = None,
-    ) -> None:
-        self.client = client
-        self.settings = settings
-        self.fallback = fallback
-        self.covers = covers
+class IntrAgentReader(LlmPaperReader):
+    """A :class:`~littrace.read.model.PaperReader` running IntrAgent's loop on each paper,
+    falling back to the model-free reader when no extraction call succeeds."""
 
     def ranking_messages(
         self, question: Question, sections: list[ReadingSection]
@@ -209,7 +194,7 @@ class IntrAgentReader:
             details=details,
             backend=BACKEND,
             steps=steps,
-            covers=self.covers(question, plan, context.paper.title) if self.covers else [],
+            covers=self._covers(question, plan, context),
         )
 
     # ------------------------------------------------------------------ steps

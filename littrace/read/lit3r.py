@@ -42,7 +42,7 @@ from littrace.read.model import PaperContext, PaperReader, PaperReading
 from littrace.read.passages import answer_text, best_chunks, llm_step, passage
 from littrace.schema import Question
 
-__all__ = ["BACKEND", "Covers", "Lit3rReader", "judgement_score", "render_paper"]
+__all__ = ["BACKEND", "Covers", "Lit3rReader", "LlmPaperReader", "judgement_score", "render_paper"]
 
 BACKEND = "lit3r"
 # The target groups a paper is the subject of, from the question, the plan and its title.
@@ -65,10 +65,10 @@ def render_paper(context: PaperContext, chunks: list[Chunk], chunk_chars: int) -
     return "\n\n".join(lines)
 
 
-class Lit3rReader:
-    """A :class:`~littrace.read.model.PaperReader` asking the model to judge each paper.
+class LlmPaperReader:
+    """What the LLM paper readers (Lit3R's judge, IntrAgent's loop) are built from.
 
-    ``fallback`` is the model-free reader, used when the model's reply is unusable;
+    ``fallback`` is the model-free reader, used when the model gives nothing usable;
     ``covers(question, plan, title)`` names the target groups a paper is the subject of.
     """
 
@@ -83,6 +83,15 @@ class Lit3rReader:
         self.settings = settings
         self.fallback = fallback
         self.covers = covers
+
+    def _covers(self, question: Question, plan: Plan, context: PaperContext) -> list[str]:
+        """The target groups the paper is the subject of (none without ``covers``)."""
+        return self.covers(question, plan, context.paper.title) if self.covers else []
+
+
+class Lit3rReader(LlmPaperReader):
+    """A :class:`~littrace.read.model.PaperReader` asking the model to judge each paper,
+    falling back to the model-free reader when the model's reply is unusable."""
 
     def __call__(self, question: Question, plan: Plan, context: PaperContext) -> PaperReading:
         local = self.settings.local
@@ -127,7 +136,7 @@ class Lit3rReader:
             chunk_ids=chunk_ids if relevant else [],
             backend=BACKEND,
             steps=[step],
-            covers=self.covers(question, plan, context.paper.title) if self.covers else [],
+            covers=self._covers(question, plan, context),
         )
 
     def _fall_back(
