@@ -12,11 +12,12 @@ Example:
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+# The readers' number parsing, so a fact's value reads as the same number in a passage does.
+from littrace.read.text import first_number
 from littrace.schema import SourceType
 
 __all__ = [
@@ -44,7 +45,6 @@ Cell = str | int | float | bool | None
 Operation = Literal["difference", "ratio", "percentage", "percent_change", "sum", "mean"]
 RESULT = "<result>"  # where a synthesis answer takes the value computed in Python
 
-_NUMBER = re.compile(r"[-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)")
 # Operand counts of each operation: (fewest, most); None is unbounded.
 _ARITY: dict[str, tuple[int, int | None]] = {
     "difference": (2, 2),
@@ -54,15 +54,6 @@ _ARITY: dict[str, tuple[int, int | None]] = {
     "sum": (2, None),
     "mean": (2, None),
 }
-
-
-def first_number(text: str) -> tuple[float, int] | None:
-    """The first number printed in ``text`` and its decimals (``"91.40 F1"`` -> (91.4, 2))."""
-    match = _NUMBER.search(text)
-    if match is None:
-        return None
-    printed = match.group(0).replace(",", "").replace("\u2212", "-")
-    return float(printed), len(printed.partition(".")[2])
 
 
 class _Output(BaseModel):

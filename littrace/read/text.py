@@ -2,7 +2,9 @@
 
 Terms are lower-cased tokens that keep inner hyphens, dots, slashes and ``@`` (``scidocs-s``,
 ``ndcg@10``, ``1e-4``), minus English function words. Weighted term coverage is how much of a
-question a passage contains; :func:`numbers` reads the numeric values printed in a passage.
+question a passage contains; :func:`numbers` reads the numeric values printed in a passage,
+and :func:`first_number` the one in a value a model wrote (the LLM synthesizer's facts and
+cells), the same way.
 
 Example:
     >>> terms("What nDCG@10 does SparseSieve achieve on SciDocs-S?")
@@ -13,6 +15,8 @@ Example:
     0.5
     >>> [n.value for n in numbers("lr 3e-4, 42.8% and 1,024")]
     [0.0003, 42.8, 1024.0]
+    >>> first_number("F1 91.40")
+    (91.4, 2)
 """
 
 from __future__ import annotations
@@ -24,8 +28,11 @@ from dataclasses import dataclass
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-./@][a-z0-9]+)*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])|\n+")
+# Not glued to a word or a dot ("F1", "v2", the "3" of "1.2.3"); a leading-dot decimal
+# (".85") counts.
 _NUMBER = re.compile(
-    r"(?<![\w.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+−]?\d+)?(?P<unit>\s?%)?"
+    r"(?<![\w.])[-+−]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+−]?\d+)?"
+    r"(?P<unit>\s?%)?"
 )
 STOPWORDS = frozenset(
     [
@@ -203,6 +210,17 @@ def numbers(text: str) -> list[Number]:
         if math.isfinite(value):
             found.append(Number(value, unit, match.start(), match.end(), raw.strip()))
     return found
+
+
+def first_number(text: str) -> tuple[float, int] | None:
+    """The first number in ``text`` and its printed decimals, or None.
+
+    Example:
+        >>> first_number("BLEU 27.30 (+1.2)"), first_number(".85"), first_number("n/a")
+        ((27.3, 2), (0.85, 2), None)
+    """
+    found = numbers(text)
+    return (found[0].value, decimals(found[0].text)) if found else None
 
 
 def parse_value(text: str) -> float | None:

@@ -1,0 +1,45 @@
+"""Tests for littrace.read.text's number parsing: passages and model-written values alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from littrace.read.text import first_number, numbers, parse_value
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("91.40", (91.4, 2)),
+        ("91.40 F1", (91.4, 2)),
+        # A digit glued to a word is part of a name, not a value.
+        ("F1 91.4", (91.4, 1)),
+        ("BLEU-4 of 23.5", (4.0, 0)),
+        ("−3.2", (-3.2, 1)),
+        ("1,234.50", (1234.5, 2)),
+        (".85", (0.85, 2)),
+        ("-.5", (-0.5, 1)),
+        ("45 %", (45.0, 0)),
+        ("1e-3", (0.001, 0)),
+        ("~91.4±0.3", (91.4, 1)),
+        ("n/a", None),
+        ("", None),
+    ],
+)
+def test_first_number_reads_the_first_printed_number(
+    text: str, expected: tuple[float, int] | None
+) -> None:
+    assert first_number(text) == expected
+
+
+def test_numbers_skip_version_and_name_digits_but_read_leading_dot_decimals() -> None:
+    found = numbers("v1.2.3 scores .85 (p < .05), F1 is 91.4%, Table 3 has 1,024 rows")
+    assert [(n.value, n.unit) for n in found] == [
+        (0.85, ""),
+        (0.05, ""),
+        (91.4, "%"),
+        (3.0, ""),
+        (1024.0, ""),
+    ]
+    assert found[0].text == ".85"
+    assert parse_value(".85") == 0.85 and parse_value("0.85 vs .9") is None
