@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: install browser test lint typecheck pytest demo serve bench bench-ingest bench-index bench-retrieve clean
+.PHONY: install native browser test lint typecheck pytest demo serve bench bench-ingest bench-index bench-retrieve clean
 
 install: $(STAMP)
 
@@ -19,6 +19,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
+# The converter's hot modules compiled with mypyc (littrace/native.py); rebuilt when a
+# corpus source changes. Python uses them only while they match the sources.
+NATIVE := build/native/manifest.json
+native: $(NATIVE)
+$(NATIVE): $(STAMP) littrace/native.py $(wildcard littrace/corpus/*.py)
+	$(BIN)/python -m littrace.native
+
 lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
@@ -26,8 +33,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) browser
-	$(BIN)/pytest
+# LITTRACE_EXPECT_NATIVE: tests/test_native.py fails, not skips, if the build is not in use.
+pytest: $(STAMP) $(NATIVE) browser
+	LITTRACE_EXPECT_NATIVE=1 $(BIN)/pytest
 
 # Debian's chromium, for the report's headless-browser test (tests/report/test_browser.py).
 browser:
@@ -37,18 +45,18 @@ browser:
 
 test: lint typecheck pytest
 
-demo: $(STAMP)
+demo: $(STAMP) $(NATIVE)
 	$(BIN)/littrace demo --papers 50
 
 # The Prefect server on 127.0.0.1 (unless PREFECT_API_URL names one) and the deployments.
 PORT ?= 4200
-serve: $(STAMP)
+serve: $(STAMP) $(NATIVE)
 	$(BIN)/littrace serve --port $(PORT)
 
 # Benchmarks print ratios against a baseline measured in the same run (see bench/*.py).
 bench: bench-ingest bench-index bench-retrieve
 
-bench-ingest: $(STAMP)
+bench-ingest: $(STAMP) $(NATIVE)
 	$(BIN)/python bench/ingest.py
 
 bench-index: $(STAMP)
@@ -60,4 +68,4 @@ bench-retrieve: $(STAMP)
 	$(BIN)/python bench/retrieve.py
 
 clean:
-	rm -rf $(VENV) .prefect .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) build .prefect .mypy_cache .ruff_cache .pytest_cache

@@ -15,6 +15,10 @@ the machine runs); the speed-up from processes is wall time, and needs that many
 Targets (issue 3): full conversion at least 1/3 of plain extraction speed per core, and
 near-linear scaling with processes.
 
+The converter's hot modules run compiled when ``make native`` has built them from the
+current sources (:mod:`littrace.native`); the first line says which. ``LITTRACE_NATIVE=0``
+measures the pure-Python modules.
+
 Usage:
     .venv/bin/python bench/ingest.py [--rounds 5] [--workers 2]
 """
@@ -32,7 +36,9 @@ from pathlib import Path
 import pymupdf
 
 import littrace  # noqa: F401  (environment bootstrap before anything heavy)
+from littrace.corpus import layout
 from littrace.corpus.convert import convert_pdf
+from littrace.native import native_module
 
 FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "pdfs"
 
@@ -61,6 +67,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     files = sorted(FIXTURES.glob("*.pdf"))
+    compiled = native_module(layout)
+    print(f"converter modules: {'compiled (build/native)' if compiled else 'pure Python'}")
     print(
         f"{len(files)} fixture PDFs, {args.rounds} rounds; pages/s per CPU second of this process"
     )

@@ -548,7 +548,8 @@ def _assign_bodies(pages: _Pages, captions: list[Caption]) -> dict[int, _Region]
     for caption in order:
         page = pages[caption.page - 1]
         for side in _side_order(caption, sides[id(caption)], votes):
-            region = _walk_from(page, caption, side)
+            # The first walks ran before any claim; on a page still without one they hold.
+            region = _walk_from(page, caption, side) if page.claimed else sides[id(caption)][side]
             if region is not None and region.level(caption.label.kind) > 0:
                 bodies[id(caption)] = region
                 page.claimed |= region.keys

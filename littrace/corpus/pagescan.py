@@ -503,7 +503,7 @@ def _make_line(
     # The style a line ends in, ignoring footnote marks and math, is what its next line
     # continues in.
     tail = visible[-1]
-    for span in reversed(visible):
+    for span in visible[::-1]:  # not reversed(): mypyc cannot compile it over Any items
         if span["size"] >= script_limit and not is_math_font(span["font"]):
             tail = span
             break
