@@ -732,7 +732,11 @@ class RuntimeSettings(_Section):
     run_id: str | None = Field(default=None, description="Run id in the catalog; null derives one.")
     seed: int = Field(default=0, description="Random seed for anything stochastic.")
     record_timeout_s: float = Field(
-        default=600.0, gt=0, description="Deadline per question (TRACE §4 per-record deadlines)."
+        default=600.0,
+        gt=0,
+        description="Deadline per question from the start of retrieval (TRACE §4 per-record "
+        "deadlines); cooperative: it bounds every LLM call, and once past it unread papers are "
+        "skipped (before reading: the conservative record).",
     )
     index_rebuild_cron: str = Field(
         default="0 3 * * *",

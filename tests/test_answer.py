@@ -1,23 +1,44 @@
-"""The answer pipeline end to end, model-free, on a synthetic benchmark with real indexes."""
+"""The answer pipeline end to end, model-free, on a synthetic benchmark with real indexes; and
+its per-question deadline, against a scripted LLM provider slower than the deadline."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# isort: off
+import littrace  # noqa: F401  (first: its bootstrap keeps litellm from fetching price maps)
+
+# isort: on
+import litellm
 import pytest
+from litellm.llms.custom_llm import CustomLLM
 
 import littrace.answer as answer_module
-from littrace.answer import SUBMISSION_FILE, TRACES_FILE, answer_questions, read_questions
+from littrace.answer import (
+    SUBMISSION_FILE,
+    TRACES_FILE,
+    AnswerResources,
+    answer_question,
+    answer_questions,
+    answer_retrieved,
+    read_questions,
+)
 from littrace.artifacts import Artifact, Catalog
-from littrace.config import Settings, load_settings
+from littrace.config import LlmSettings, Settings, load_settings
 from littrace.corpus.ingest import ingest
 from littrace.evaluate.official import evaluate_records
 from littrace.evaluate.validate import validate_submission
 from littrace.index.stage import IndexArtifacts, build_indexes
+from littrace.llm import LlmClient
+from littrace.read.backends import evidence_localizer, paper_reader, synthesizer
+from littrace.read.writer import fallback_record, record_errors
+from littrace.retrieve.retriever import retrieve
 from littrace.schema import JsonlError, schema_errors
 from littrace.synth import SynthCorpus, generate_corpus
 
@@ -239,3 +260,130 @@ def test_the_answer_command_prints_the_artifact_and_copies_the_submission(
     bad.write_text(subset.read_text().splitlines()[0] + "\n{oops\n")
     failed = CliRunner().invoke(app, [*args[:4], "answer", "--questions", str(bad)])
     assert failed.exit_code == 1 and "bad.jsonl:2:" in failed.output
+
+
+def test_a_question_within_its_deadline_records_it_unexpired(bench: Bench) -> None:
+    for trace in lines(bench.answers.path / TRACES_FILE):
+        assert trace["deadline"] == {
+            "seconds": bench.settings.runtime.record_timeout_s,
+            "expired": False,
+            "stage": None,
+            "skipped_papers": 0,
+            "llm_calls_cut": 0,
+        }
+        assert not any(reason.startswith("deadline") for reason in trace["fallbacks"])
+
+
+@dataclass
+class SlowProvider(CustomLLM):
+    """A provider that takes ``delay_s`` to reply and, like an HTTP client, gives up with a
+    timeout error when the request's timeout is shorter; keeps every request's timeout."""
+
+    delay_s: float = 30.0
+    timeouts: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__()
+
+    def completion(self, *args: Any, **kwargs: Any) -> Any:
+        timeout = float(kwargs["timeout"])
+        self.timeouts.append(timeout)
+        time.sleep(min(self.delay_s, timeout))
+        if timeout < self.delay_s:
+            raise litellm.Timeout(message="read timed out", model="m", llm_provider="slow")
+        response = kwargs["model_response"]
+        response.choices[0].message.content = "{}"
+        return response
+
+
+@pytest.fixture
+def slow_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LlmClient]:
+    """A client (60 s per call, one retry) on a provider that needs 30 s per reply."""
+    provider = SlowProvider()
+    monkeypatch.setattr(
+        litellm, "custom_provider_map", [{"provider": "slow", "custom_handler": provider}]
+    )
+    llm = LlmSettings(backend="litellm", model="slow/model", timeout_s=60.0, max_retries=1)
+    yield LlmClient(llm.model_copy(update={"cache": False}), tmp_path / "llm_cache")
+
+
+@pytest.fixture(scope="module")
+def resources(bench: Bench) -> AnswerResources:
+    return AnswerResources.open(bench.settings, bench.artifact, bench.indexes)
+
+
+DEADLINE_S, SLACK_S = 1.0, 3.0  # the bound is generous: a loaded 2-core box
+
+
+def deadline_settings(bench: Bench, overrides: dict[str, Any]) -> Settings:
+    """The bench's settings with a :data:`DEADLINE_S` deadline per question, and ``overrides``."""
+    root = str(bench.settings.runtime.artifact_root)
+    values = {
+        "runtime.artifact_root": root,
+        "runtime.record_timeout_s": DEADLINE_S,
+        "llm.backend": "litellm",
+        "llm.model": "slow/model",
+    } | overrides
+    return load_settings("test", overrides=values, environ={})
+
+
+def test_a_deadline_passing_while_reading_skips_the_unread_papers(
+    bench: Bench, resources: AnswerResources, slow_client: LlmClient
+) -> None:
+    """LLM reading on a provider far slower than the deadline: the papers in flight are cut at
+    the deadline (model-free fallback), the rest are skipped, and the record is still valid."""
+    question = read_questions(bench.corpus.questions)[0]
+    retrieval = retrieve(question, resources.retrieval, bench.settings)
+    settings = deadline_settings(bench, {"read.backend": "llm"})
+    llm_resources = dataclasses.replace(
+        resources,
+        reader=paper_reader(settings, slow_client),
+        synthesizer=synthesizer(settings, slow_client),
+        localizer=evidence_localizer(settings, slow_client),
+    )
+    started = time.perf_counter()
+    answered = answer_retrieved(question, retrieval, llm_resources, settings)
+    elapsed = time.perf_counter() - started
+
+    assert elapsed < DEADLINE_S + SLACK_S
+    trace = answered["trace"]
+    deadline = trace["deadline"]
+    assert deadline["expired"] and deadline["stage"] == "read"
+    candidates = min(len(retrieval.candidates), settings.read.local.max_candidates)
+    assert deadline["skipped_papers"] > 0
+    assert len(trace["readings"]) + deadline["skipped_papers"] == candidates
+    assert len(trace["readings"]) <= settings.read.local.concurrency  # only those in flight
+    assert deadline["llm_calls_cut"] >= len(trace["readings"])
+    provider = litellm.custom_provider_map[0]["custom_handler"]
+    assert provider.timeouts and max(provider.timeouts) <= DEADLINE_S  # not the client's 60 s
+    assert trace["fallbacks"][0].startswith(
+        f"deadline: 1 s passed in read: {deadline['skipped_papers']} of {candidates} papers "
+        "not read"
+    )
+    assert record_errors(answered["submission"], question) == []
+
+
+def test_a_deadline_passing_before_reading_gives_the_conservative_record(
+    bench: Bench, resources: AnswerResources, slow_client: LlmClient
+) -> None:
+    """The retriever's first LLM call (the planner's) is cut at the deadline; nothing is
+    read."""
+    question = read_questions(bench.corpus.questions)[0]
+    llm_resources = dataclasses.replace(
+        resources, retrieval=dataclasses.replace(resources.retrieval, client=slow_client)
+    )
+    settings = deadline_settings(bench, {"retrieve.planner.backend": "llm"})
+    started = time.perf_counter()
+    answered = answer_question(question, llm_resources, settings)
+    elapsed = time.perf_counter() - started
+
+    assert elapsed < DEADLINE_S + SLACK_S
+    trace = answered["trace"]
+    assert trace["deadline"]["expired"] and trace["deadline"]["stage"] == "retrieve"
+    assert trace["readings"] == [] and trace["synthesis"]["backend"] == "deadline"
+    assert trace["deadline"]["skipped_papers"] > 0
+    assert answered["submission"] == fallback_record(question)
+    assert record_errors(answered["submission"], question) == []
+    assert trace["fallbacks"] == ["deadline: 1 s passed in retrieve: conservative record"]
+    provider = litellm.custom_provider_map[0]["custom_handler"]
+    assert len(provider.timeouts) == 1 and provider.timeouts[0] <= DEADLINE_S  # no retry

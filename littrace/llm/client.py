@@ -12,6 +12,11 @@ quoting the validation error; if that fails too, or the provider keeps failing, 
 ``fallback()`` result is returned with ``fallback=True`` and the reason, so a step degrades
 visibly instead of aborting (TRACE §3.1). With ``backend: none`` litellm is never imported.
 
+Inside a question's deadline (:func:`littrace.deadline.current_deadline`, set by the answer
+pipeline) no request outlives it: each one's timeout is ``min(timeout_s, time left)``, backoff
+waits are cut to the time left, and once it has passed no request or retry starts; the call
+falls back with a reason starting ``deadline:`` (cached replies are still used: they are free).
+
 Every provider request is cached on disk (:mod:`littrace.llm.cache`), keyed by the full
 request; a rerun replays the same replies, including a repair round, at no cost.
 
@@ -37,7 +42,8 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -45,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from pydantic import BaseModel, Field, ValidationError
 
 from littrace.config import LlmSettings, Settings
+from littrace.deadline import Deadline, current_deadline
 from littrace.llm.cache import CachedReply, CallCache, request_key
 from littrace.llm.prompts import render
 
@@ -260,23 +267,29 @@ class LlmClient:
         )
         fatal = (litellm.AuthenticationError, litellm.PermissionDeniedError, litellm.NotFoundError)
         arguments = {key: value for key, value in request.items() if key != "schema"}
+        deadline = current_deadline()
         for attempt in range(self.settings.max_retries + 1):
-            tally.attempts += 1
             try:
-                with self._slots:
+                with self._slot(deadline) as timeout_s:
+                    tally.attempts += 1
                     response = litellm.completion(
                         **arguments,
                         api_key=self._api_key,
-                        timeout=self.settings.timeout_s,
+                        timeout=timeout_s,
                         num_retries=0,  # retries are ours, so they are counted and backed off
                         drop_params=True,  # a provider without JSON mode still answers
                     )
             except fatal as exc:
                 raise LlmError(f"{self.settings.model}: {_error_text(exc)}") from exc
             except retryable as exc:
+                if deadline is not None and deadline.expired():
+                    # Most likely the shortened timeout itself: no retry would be allowed.
+                    deadline.cut_llm_call()
+                    raise _Unusable(_deadline_reason(deadline, exc)) from exc
                 if attempt == self.settings.max_retries:
                     raise _Unusable(f"{_error_text(exc)} (after {attempt + 1} attempts)") from exc
-                self._sleep(self._delay(attempt))
+                delay = self._delay(attempt)
+                self._sleep(delay if deadline is None else deadline.bound(delay))
                 continue
             except openai.APIError as exc:
                 # Every litellm error derives from it; the rest (a bad request, a context
@@ -291,6 +304,27 @@ class LlmClient:
                 self.cache.put(key, reply)
             return reply.content
         raise AssertionError("unreachable: the loop returns or raises")
+
+    @contextmanager
+    def _slot(self, deadline: Deadline | None) -> Iterator[float]:
+        """A concurrency slot and the provider timeout to use in it: ``llm.timeout_s``,
+        shortened to the time the question's ``deadline`` has left. Once the deadline has
+        passed (before or while waiting for a slot) it raises :class:`_Unusable` and nothing
+        is sent, so the caller's model-free fallback answers instead."""
+        if deadline is None:
+            with self._slots:
+                yield self.settings.timeout_s
+            return
+        acquired = self._slots.acquire(timeout=deadline.remaining())
+        try:
+            left = deadline.remaining()
+            if not acquired or left <= 0:
+                deadline.cut_llm_call()
+                raise _Unusable(_deadline_reason(deadline))
+            yield min(self.settings.timeout_s, left)
+        finally:
+            if acquired:
+                self._slots.release()
 
     def _reply(self, response: Any) -> CachedReply:
         litellm = _litellm()
@@ -373,6 +407,12 @@ def _describe(error: ValueError) -> str:
 
 def _schema_text(schema: type[BaseModel]) -> str:
     return json.dumps(schema.model_json_schema(), separators=(",", ":"))
+
+
+def _deadline_reason(deadline: Deadline, exc: Exception | None = None) -> str:
+    """The fallback reason of a call the question's deadline stopped (the trace names it)."""
+    cause = f" ({_error_text(exc)})" if exc is not None else ""
+    return f"deadline: the question's {deadline.seconds:g} s passed{cause}"
 
 
 def _error_text(exc: Exception) -> str:

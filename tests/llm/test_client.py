@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,7 @@ from litellm.exceptions import (
 from litellm.llms.custom_llm import CustomLLM
 
 from littrace.config import LlmSettings, load_settings
+from littrace.deadline import Deadline
 from littrace.llm import CallCache, LlmClient, LlmError
 from littrace.llm.schemas import Subqueries, Verification
 
@@ -471,3 +473,133 @@ def test_an_empty_reply_is_repaired(tmp_path: Path, provider: ScriptedProvider) 
     )
     assert result.record.repaired
     assert "the reply was empty" in provider.calls[1].messages[-1]["content"]
+
+
+class Clock:
+    """A hand-driven clock for deadlines."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class ClockSleeps(Sleeps):
+    """Backoff waits that move the deadline's clock."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__()
+        self.clock = clock
+
+    def __call__(self, seconds: float) -> None:
+        super().__call__(seconds)
+        self.clock.now += seconds
+
+
+def test_a_deadline_shortens_the_provider_timeout(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    provider.script = [VALID]
+    clock = Clock()
+    deadline = Deadline(5.0, clock)
+    clock.now = 2.0
+    with deadline.active():  # 3 s left of 5
+        result = make_client(tmp_path, timeout_s=120.0).complete_json(
+            "decompose", MESSAGES, Subqueries, fallback=no_fallback
+        )
+    assert not result.fallback
+    assert provider.calls[0].timeout == 3.0  # min(120, time left)
+    with Deadline(500.0, clock).active():
+        make_client(tmp_path, timeout_s=120.0, cache=False).complete_json(
+            "decompose", MESSAGES, Subqueries, fallback=no_fallback
+        )
+    assert provider.calls[1].timeout == 120.0
+
+
+def test_no_retry_starts_after_the_deadline(tmp_path: Path, provider: ScriptedProvider) -> None:
+    clock = Clock()
+
+    def times_out_at_the_deadline() -> str:
+        clock.now = 10.0  # the shortened timeout ran out
+        raise Timeout(message="took too long", model="test", llm_provider="scripted")
+
+    provider.script = [times_out_at_the_deadline, VALID]
+    sleeps = Sleeps()
+    deadline = Deadline(10.0, clock)
+    with deadline.active():
+        result = make_client(tmp_path, sleeps, max_retries=3).complete_json(
+            "decompose", MESSAGES, Subqueries, fallback=question_fallback
+        )
+    assert result.fallback and result.value == question_fallback()
+    assert result.record.reason is not None
+    assert result.record.reason.startswith("deadline: the question's 10 s passed (Timeout: ")
+    assert len(provider.calls) == result.record.attempts == 1 and not sleeps.delays
+    assert deadline.llm_calls_cut == 1
+
+
+def test_a_backoff_wait_ends_at_the_deadline(tmp_path: Path, provider: ScriptedProvider) -> None:
+    provider.script = [RateLimitError(message="slow down", llm_provider="scripted", model="t")]
+    clock = Clock()
+    sleeps = ClockSleeps(clock)
+    deadline = Deadline(10.0, clock)
+    clock.now = 9.996  # 4 ms left; the first backoff wait is 5-10 ms
+    with deadline.active():
+        result = make_client(tmp_path, sleeps).complete_json(
+            "decompose", MESSAGES, Subqueries, fallback=question_fallback
+        )
+    assert sleeps.delays == [pytest.approx(0.004)]
+    assert len(provider.calls) == 1 and result.record.attempts == 1
+    assert result.record.reason == "deadline: the question's 10 s passed"
+
+
+def test_after_the_deadline_only_cached_replies_are_used(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    provider.script = [VALID]
+    make_client(tmp_path).complete_json("decompose", MESSAGES, Subqueries, fallback=no_fallback)
+    clock = Clock()
+    deadline = Deadline(1.0, clock)
+    clock.now = 1.0
+    other = [{"role": "user", "content": "Another question. Reply with JSON."}]
+    with deadline.active():
+        cached = make_client(tmp_path).complete_json(
+            "decompose", MESSAGES, Subqueries, fallback=no_fallback
+        )
+        refused = make_client(tmp_path).complete_json(
+            "decompose", other, Subqueries, fallback=question_fallback
+        )
+    assert cached.record.cache_hit and not cached.fallback
+    assert refused.fallback and refused.record.reason == "deadline: the question's 1 s passed"
+    assert refused.record.attempts == 0 and len(provider.calls) == 1  # nothing sent
+    assert deadline.llm_calls_cut == 1
+
+
+def test_waiting_for_a_slot_ends_at_the_deadline(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    """One slot, held by another question's call: this question gives up at its deadline."""
+    release = threading.Event()
+
+    def held() -> str:
+        release.wait(timeout=30)
+        return VALID
+
+    provider.script = [held]
+    client = make_client(tmp_path, concurrency=1, cache=False)
+    holder = threading.Thread(
+        target=client.complete_json,
+        args=("decompose", MESSAGES, Subqueries),
+        kwargs={"fallback": no_fallback},
+    )
+    holder.start()
+    while not provider.calls:  # the holder is in the provider, holding the only slot
+        time.sleep(0.01)
+    started = time.monotonic()
+    with Deadline(0.2).active():
+        result = client.complete_json("decompose", MESSAGES, Subqueries, fallback=question_fallback)
+    waited = time.monotonic() - started
+    release.set()
+    holder.join(timeout=30)
+    assert result.fallback and result.record.reason == "deadline: the question's 0.2 s passed"
+    assert len(provider.calls) == 1 and waited < 5.0
