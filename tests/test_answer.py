@@ -312,7 +312,9 @@ def resources(bench: Bench) -> AnswerResources:
     return AnswerResources.open(bench.settings, bench.artifact, bench.indexes)
 
 
-DEADLINE_S, SLACK_S = 1.0, 3.0  # the bound is generous: a loaded 2-core box
+# One uncut reply takes 30 s, so finishing within the slack proves the cut; the slack is wide
+# because retrieval's own work (query encoding) can take seconds on a loaded 2-core box.
+DEADLINE_S, SLACK_S = 1.0, 10.0
 
 
 def deadline_settings(bench: Bench, overrides: dict[str, Any]) -> Settings:
