@@ -11,6 +11,9 @@ in the localized sentences) and answers:
   printed with the table's precision;
 * a **comparison** across papers ("which of A, B and C ... the largest/best ..."): each
   option's value from its own paper, then the maximum or the minimum;
+* a **chart** question ("which method obtains the best ... in Figure 2"): the extreme bar,
+  series or x tick read from the located figure's vector graphics
+  (:func:`littrace.read.charts.chart_answer`);
 * **multiple choice**: the option equal to the computed value (numbers compared numerically
   at the option's printed precision), else the option best supported by the evidence: present
   in a passage, weighted by how much of the question the passage covers, or next in an ordered
@@ -36,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from littrace.corpus.model import PaperObject
+from littrace.read import charts
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.heuristic import question_query
 from littrace.read.model import Fact, PaperContext, Synthesis, SynthesisInput
@@ -414,7 +418,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
     chosen: str | None = None
     if "multiple_choice" in types and question.multiple_choice_options:
         how = ""
-        compared = comparison(question, data)
+        compared = comparison(question, data) or charts.chart_answer(question, data)
         if compared is not None:
             chosen, compared_facts, how = compared
             facts.extend(compared_facts)

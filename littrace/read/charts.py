@@ -1,0 +1,563 @@
+"""Read vector bar and line charts from a paper's PDF, and answer "which is best" from them.
+
+A figure's graphic is read back from the drawing commands and words PyMuPDF reports inside its
+box, by geometry alone (values printed on the chart are not needed):
+
+* the **y scale** from numeric tick labels right-aligned in a column left of the plot:
+  ``value = a * y + b`` fitted through them (each label snapped to its tick mark when one is
+  drawn), rejected unless every tick lies on the fitted line;
+* **bars**: filled, non-white rectangles standing on a common baseline; a bar's value is its
+  top edge through the scale; it is named by a legend entry of its fill colour (grouped bars,
+  the group then named by the text under it) or else by the text centred under it;
+* **lines**: chains of stroked segments of one colour; values at their vertices, each vertex
+  named by the x tick label under it, the series by its legend entry (a short line or swatch
+  of the same colour next to a text).
+
+:func:`chart_answer` then answers a multiple-choice question that asks for an extreme from the
+located figure's chart: the extreme bar or series when the options name them, else the x tick
+of the extreme point of the series the question names (or the only series).
+
+Example:
+    >>> chart = read_chart("paper.pdf", 4, (186.0, 248.5, 426.0, 368.5))  # doctest: +SKIP
+    >>> [(s.name, s.points[0].value) for s in chart.series]  # doctest: +SKIP
+    [('IPO-S', 34.6), ('KTO-Lite', 34.4), ('ScaleRouter', 15.2), ('FlowMixer', 13.7)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any, Literal
+
+import numpy as np
+import pymupdf
+
+from littrace.corpus.model import BBox, PaperObject
+from littrace.read import synthesize as rules
+from littrace.read.model import Fact, PaperContext, SynthesisInput
+from littrace.read.text import contains_phrase, norm, parse_value, same_number
+from littrace.schema import Question
+
+Color = tuple[float, float, float]
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+# Points of margin around the figure box: tick labels and legends may overhang it a little.
+_MARGIN = 4.0
+# Largest distance (points) between a tick's fitted and drawn position, relative to the
+# scale's span, before the scale is rejected.
+_SCALE_TOLERANCE = 0.01
+_FIGURE_ID = re.compile(r"\b(?:Figure|Fig\.?)\s*(\d+)", re.I)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One read value: its x label (x tick or bar group; ``""`` for a lone bar) and value."""
+
+    x: str
+    value: float
+
+
+@dataclass(frozen=True)
+class Series:
+    """A named series (legend entry, or a bar's own label) and its points left to right."""
+
+    name: str
+    points: tuple[Point, ...]
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A chart read back from vector graphics: bars or lines, the y axis title and series."""
+
+    kind: Literal["bar", "line"]
+    y_label: str
+    series: tuple[Series, ...]
+
+
+@dataclass(frozen=True)
+class _Word:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+
+    @property
+    def cx(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+
+@dataclass(frozen=True)
+class _Scale:
+    """``value = a * y + b`` and the right edge of its tick label column."""
+
+    a: float
+    b: float
+    column_x1: float
+
+    def value(self, y: float) -> float:
+        return self.a * y + self.b
+
+
+def _color(raw: Sequence[float] | None) -> Color | None:
+    if raw is None or len(raw) != 3:
+        return None
+    return (round(raw[0], 2), round(raw[1], 2), round(raw[2], 2))
+
+
+def _is_ink(color: Color | None) -> bool:
+    """A data colour: not absent, not white or near-white (backgrounds, panels)."""
+    return color is not None and min(color) < 0.9
+
+
+def _is_grey(color: Color) -> bool:
+    """Black or grey: axes, ticks and grid lines rather than a series."""
+    return max(color) - min(color) < 0.05
+
+
+def _small(r: BBox) -> bool:
+    """A marker or legend swatch rather than a bar: at most 6 points each way."""
+    return r[2] - r[0] <= 6 and r[3] - r[1] <= 6
+
+
+def _swatch(r: BBox) -> bool:
+    """Small enough to be a legend swatch or a marker (at most 30 by 12 points)."""
+    return r[2] - r[0] <= 30 and r[3] - r[1] <= 12
+
+
+def _inside(x: float, y: float, box: BBox) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _words(page: Any, box: BBox) -> list[_Word]:
+    found = [_Word(w[0], w[1], w[2], w[3], str(w[4])) for w in page.get_text("words")]
+    return [w for w in found if _inside(w.cx, w.cy, box)]
+
+
+def _phrases(words: Iterable[_Word], gap: float = 3.5) -> list[_Word]:
+    """Words of one text row joined into phrases where they are at most ``gap`` apart."""
+    phrases: list[_Word] = []
+    for word in sorted(words, key=lambda w: w.x0):
+        last = phrases[-1] if phrases else None
+        if last is not None and word.x0 - last.x1 <= gap and abs(word.cy - last.cy) < 2:
+            phrases[-1] = _Word(
+                last.x0,
+                min(last.y0, word.y0),
+                word.x1,
+                max(last.y1, word.y1),
+                f"{last.text} {word.text}",
+            )
+        else:
+            phrases.append(word)
+    return phrases
+
+
+def _first_row(words: Iterable[_Word], below: float, right_of: float) -> list[_Word]:
+    """The first text row whose words' centres lie under ``below`` and right of ``right_of``
+    (the y tick column, whose lowest label sits on the x axis)."""
+    under = sorted((w for w in words if w.cy > below and w.x0 > right_of), key=lambda w: w.y0)
+    if not under:
+        return []
+    top = under[0].y0
+    return [w for w in under if w.y0 - top < 2.0]
+
+
+def _segments(drawings: list[dict[str, Any]], box: BBox) -> list[tuple[Color, Segment]]:
+    """Every stroked straight segment in ``box``: its colour and ends."""
+    found: list[tuple[Color, Segment]] = []
+    for path in drawings:
+        color = _color(path.get("color"))
+        if color is None or "s" not in str(path.get("type", "")):
+            continue
+        previous: Segment | None = None
+        for item in path["items"]:
+            if item[0] != "l":
+                continue
+            a, b = (item[1].x, item[1].y), (item[2].x, item[2].y)
+            # A closed single line comes back as a -> b, b -> a: one segment.
+            if previous == (b, a) or not (_inside(*a, box) and _inside(*b, box)):
+                continue
+            previous = (a, b)
+            found.append((color, (a, b)))
+    return found
+
+
+def _rects(drawings: list[dict[str, Any]], box: BBox) -> list[tuple[Color, BBox]]:
+    """Filled, coloured rectangles in ``box``."""
+    found: list[tuple[Color, BBox]] = []
+    for path in drawings:
+        fill = _color(path.get("fill"))
+        if not _is_ink(fill):
+            continue
+        assert fill is not None
+        for item in path["items"]:
+            if item[0] == "re":
+                r = item[1]
+                if _inside(r.x0, r.y0, box) and _inside(r.x1, r.y1, box):
+                    found.append((fill, (r.x0, r.y0, r.x1, r.y1)))
+    return found
+
+
+def _scale(
+    words: list[_Word], segments: list[tuple[Color, Segment]], data_x0: float
+) -> _Scale | None:
+    """The y scale from the largest consistent column of right-aligned numeric labels that
+    ends left of ``data_x0`` (where the coloured graphics start)."""
+    numeric = [
+        (w, v) for w in words if w.x1 <= data_x0 + 1 and (v := parse_value(w.text)) is not None
+    ]
+    columns: dict[int, list[tuple[_Word, float]]] = defaultdict(list)
+    for word, value in numeric:
+        columns[round(word.x1)].append((word, value))
+    # Neighbouring rounded edges belong to one column (1.4 rounds to 1, 1.6 to 2).
+    merged: list[list[tuple[_Word, float]]] = []
+    for key in sorted(columns):
+        if merged and abs(merged[-1][0][0].x1 - key) <= 1.5:
+            merged[-1].extend(columns[key])
+        else:
+            merged.append(list(columns[key]))
+    best: _Scale | None = None
+    best_count = 0
+    for column in merged:
+        ticks = {round(word.cy, 1): (_tick_y(word, segments), value) for word, value in column}
+        if len(ticks) < 2 or len({v for _, v in ticks.values()}) < len(ticks):
+            continue
+        ys = np.array([y for y, _ in ticks.values()])
+        values = np.array([v for _, v in ticks.values()])
+        a, b = np.polyfit(ys, values, 1)
+        span = float(values.max() - values.min())
+        if a >= 0 or span == 0:
+            continue
+        residual = float(np.abs(a * ys + b - values).max())
+        if residual > _SCALE_TOLERANCE * span:
+            continue
+        x1 = max(word.x1 for word, _ in column)
+        # More ticks win; among equals, the column nearer the plot (the rightmost).
+        if len(ticks) > best_count or (
+            len(ticks) == best_count and best is not None and x1 > best.column_x1
+        ):
+            best, best_count = _Scale(float(a), float(b), x1), len(ticks)
+    return best
+
+
+def _tick_y(word: _Word, segments: list[tuple[Color, Segment]]) -> float:
+    """The y of the tick mark or grid line drawn right of a tick label, else its centre."""
+    for _, ((ax, ay), (bx, by)) in segments:
+        horizontal = abs(ay - by) < 0.1
+        starts_near = word.x1 - 1 <= min(ax, bx) <= word.x1 + 10
+        if horizontal and starts_near and abs(ay - word.cy) <= (word.y1 - word.y0) / 2:
+            return ay
+    return word.cy
+
+
+def _legend(words: list[_Word], swatches: Iterable[tuple[Color, BBox]]) -> dict[Color, str]:
+    """Legend entries: the phrase right after a small swatch (or short line), by colour."""
+    entries: dict[Color, str] = {}
+    for color, (x0, y0, x1, y1) in swatches:
+        cy = (y0 + y1) / 2
+        after = [w for w in words if abs(w.cy - cy) <= 3 and 0 <= w.x0 - x1 <= 8 and w.x0 > x0]
+        if not after:
+            continue
+        first = min(after, key=lambda w: w.x0)
+        row = [w for w in words if abs(w.cy - first.cy) < 2 and w.x0 >= first.x0]
+        entries.setdefault(color, _phrases(row)[0].text)
+    return entries
+
+
+def _bar_chart(
+    words: list[_Word],
+    rects: list[tuple[Color, BBox]],
+    scale: _Scale,
+    legend_lines: list[tuple[Color, BBox]],
+) -> list[Series] | None:
+    bars_by_base: dict[int, list[tuple[Color, BBox]]] = defaultdict(list)
+    for color, r in rects:
+        if r[2] - r[0] >= 2 and not _small(r) and r[0] > scale.column_x1:
+            bars_by_base[round(r[3])].append((color, r))
+    base = max(bars_by_base, key=lambda k: len(bars_by_base[k]), default=None)
+    if base is None or len(bars_by_base[base]) < 2:
+        return None
+    bars = sorted(bars_by_base[base], key=lambda bar: bar[1][0])
+    baseline = max(r[3] for _, r in bars)
+    swatches = [(c, r) for c, r in rects if (c, r) not in bars] + legend_lines
+    legend = _legend(words, swatches)
+    labels = _phrases(_first_row(words, baseline, scale.column_x1))
+    grouped = all(color in legend for color, _ in bars) and len({c for c, _ in bars}) > 1
+
+    def under(r: BBox) -> str | None:
+        """The label nearest under the bar; a lone bar's must be centred under it."""
+        centre = (r[0] + r[2]) / 2
+        nearest = min(labels, key=lambda w: abs(w.cx - centre), default=None)
+        if nearest is None or (not grouped and abs(nearest.cx - centre) > (r[2] - r[0]) / 2):
+            return None
+        return nearest.text
+
+    series: dict[str, list[Point]] = defaultdict(list)
+    for color, r in bars:
+        value = scale.value(r[1])
+        label = under(r)
+        if grouped:
+            series[legend[color]].append(Point(label or "", value))
+        elif label is None or label in series:
+            return None  # an unnamed bar, or two bars under one label: cannot tell them apart
+        else:
+            series[label].append(Point("", value))
+    return [Series(name, tuple(points)) for name, points in series.items()]
+
+
+def _chains(segments: list[tuple[Color, Segment]]) -> dict[Color, list[list[Segment]]]:
+    """Coloured segments joined end to start into chains, per colour."""
+    chains: dict[Color, list[list[Segment]]] = defaultdict(list)
+    for color, segment in segments:
+        if _is_grey(color):
+            continue
+        runs = chains[color]
+        if runs and _close(runs[-1][-1][1], segment[0]):
+            runs[-1].append(segment)
+        else:
+            runs.append([segment])
+    return chains
+
+
+def _close(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return abs(a[0] - b[0]) < 0.5 and abs(a[1] - b[1]) < 0.5
+
+
+def _line_chart(
+    words: list[_Word],
+    segments: list[tuple[Color, Segment]],
+    rects: list[tuple[Color, BBox]],
+    scale: _Scale,
+) -> list[Series] | None:
+    polylines: dict[Color, list[tuple[float, float]]] = {}
+    short: list[tuple[Color, BBox]] = []
+    for color, runs in _chains(segments).items():
+        for run in runs:
+            vertices = [run[0][0], *(segment[1] for segment in run)]
+            if len(run) == 1 and abs(vertices[0][1] - vertices[1][1]) < 0.1:
+                (ax, ay), (bx, _) = vertices
+                short.append((color, (min(ax, bx), ay - 0.5, max(ax, bx), ay + 0.5)))
+            elif len(vertices) >= 3 and all(b[0] >= a[0] for a, b in pairwise(vertices)):
+                if color in polylines:
+                    return None  # two data lines of one colour: which is which?
+                polylines[color] = [v for v in vertices if v[0] > scale.column_x1]
+    if not polylines or any(len(points) < 2 for points in polylines.values()):
+        return None
+    lowest = max(y for points in polylines.values() for _, y in points)
+    xs = [x for points in polylines.values() for x, _ in points]
+    # The x axis: a grey horizontal line under the data spanning most of it (not a legend frame).
+    axis = [
+        a[1]
+        for color, (a, b) in segments
+        if _is_grey(color)
+        and abs(a[1] - b[1]) < 0.1
+        and a[1] >= lowest - 0.1
+        and abs(a[0] - b[0]) >= 0.5 * (max(xs) - min(xs))
+    ]
+    ticks = _phrases(_first_row(words, min(axis, default=lowest), scale.column_x1))
+    vertices = [v for points in polylines.values() for v in points]
+    markers = [
+        (c, r)
+        for c, r in rects
+        if _swatch(r)
+        and not any(_close(((r[0] + r[2]) / 2, (r[1] + r[3]) / 2), v) for v in vertices)
+    ]
+    legend = _legend(words, short + markers)
+    if len(polylines) > 1 and not all(color in legend for color in polylines):
+        return None
+    series: list[Series] = []
+    for color, vertices in polylines.items():
+        points: list[Point] = []
+        xs = sorted(x for x, _ in vertices)
+        spacing = min((b - a for a, b in pairwise(xs)), default=20.0)
+        for x, y in vertices:
+            tick = min(ticks, key=lambda w: abs(w.cx - x), default=None)
+            if tick is None or abs(tick.cx - x) > spacing / 2:
+                return None
+            points.append(Point(tick.text, scale.value(y)))
+        series.append(Series(legend.get(color, ""), tuple(points)))
+    return series
+
+
+def _y_label(words: list[_Word], scale: _Scale) -> str:
+    """Words left of the tick column (rotated axis titles read bottom to top)."""
+    left = [w for w in words if w.x1 < scale.column_x1 - 8]
+    return " ".join(w.text for w in sorted(left, key=lambda w: -w.cy))
+
+
+def read_chart(pdf_path: str, page: int, bbox: BBox) -> Chart | None:
+    """The bar or line chart drawn in ``bbox`` (PDF points) of 1-based ``page``, or None when
+    no consistent y scale or no series is found there (diagrams, raster images, panels
+    without tick labels)."""
+    try:
+        doc: Any = pymupdf.open(pdf_path)  # type: ignore[no-untyped-call]
+    except (RuntimeError, ValueError, FileNotFoundError):
+        return None
+    with doc:
+        if not 1 <= page <= doc.page_count:
+            return None
+        pdf_page = doc[page - 1]
+        box = (bbox[0] - _MARGIN, bbox[1] - _MARGIN, bbox[2] + _MARGIN, bbox[3] + _MARGIN)
+        drawings = pdf_page.get_drawings()
+        words = _words(pdf_page, box)
+    segments = _segments(drawings, box)
+    rects = _rects(drawings, box)
+    coloured = [r[0] for _, r in rects] + [
+        min(a[0], b[0]) for color, (a, b) in segments if not _is_grey(color)
+    ]
+    scale = _scale(words, segments, min(coloured, default=box[2]))
+    if scale is None:
+        return None
+    y_label = _y_label(words, scale)
+    lines = _line_chart(words, segments, rects, scale)
+    if lines:
+        return Chart("line", y_label, tuple(lines))
+    legend_lines = [
+        (color, (min(a[0], b[0]), a[1] - 0.5, max(a[0], b[0]), a[1] + 0.5))
+        for color, (a, b) in segments
+        if not _is_grey(color) and abs(a[1] - b[1]) < 0.1
+    ]
+    bars = _bar_chart(words, rects, scale, legend_lines)
+    return Chart("bar", y_label, tuple(bars)) if bars else None
+
+
+def _figure(context: PaperContext, figure_id: str) -> PaperObject | None:
+    return next(
+        (o for o in context.objects if o.kind == "figure" and norm(o.scorer_id) == norm(figure_id)),
+        None,
+    )
+
+
+def _located_figures(
+    question: Question, data: SynthesisInput
+) -> list[tuple[PaperContext, PaperObject]]:
+    """Figure evidence first, then the selected papers' figure the question names."""
+    found: list[tuple[PaperContext, PaperObject]] = []
+    for item in data.evidence:
+        context = data.contexts.get(item.paper_id)
+        figure_id = item.locator.get("figure_id")
+        if item.source_type == "figure" and context is not None and figure_id:
+            obj = _figure(context, str(figure_id))
+            if obj is not None:
+                found.append((context, obj))
+    named = _FIGURE_ID.search(question.question)
+    if named:
+        for paper_id in data.papers:
+            context = data.contexts.get(paper_id)
+            obj = _figure(context, f"Figure {named.group(1)}") if context else None
+            if context is not None and obj is not None:
+                found.append((context, obj))
+                break
+    unique: dict[tuple[str, str], tuple[PaperContext, PaperObject]] = {}
+    for context, obj in found:
+        unique.setdefault((context.paper_id, obj.object_id), (context, obj))
+    return list(unique.values())
+
+
+def _extreme_word(question: Question) -> str | None:
+    """The word that asks for a maximum or a minimum ("best", "lowest"), None when the
+    question asks for neither or for both."""
+    wants_max = rules._MAX.search(question.question)
+    wants_min = rules._MIN.search(question.question)
+    if bool(wants_max) == bool(wants_min):
+        return None
+    found = wants_max or wants_min
+    return found.group(0).lower() if found else None
+
+
+def _wants_lower(question: Question, word: str, obj: PaperObject, chart: Chart) -> bool:
+    """Whether ``word`` asks for the minimum: "lowest", or "best" of an error-like metric
+    (named by the question, the caption or the chart's y axis)."""
+    lower = bool(rules._MIN.fullmatch(word))
+    if word in ("best", "worst"):
+        flip = rules._lower_is_better(question, obj) or (
+            bool(rules._LOWER_BETTER.search(chart.y_label))
+            and not rules._HIGHER_BETTER.search(obj.caption)
+        )
+        lower = lower != flip
+    return lower
+
+
+def _extreme(
+    candidates: list[tuple[str, Series, Point]], lower: bool
+) -> tuple[str, Series, Point] | None:
+    """The candidate with the extreme value; None on a tie (nothing to tell them apart)."""
+    if len(candidates) < 2:
+        return None
+    ordered = sorted(candidates, key=lambda c: c[2].value, reverse=not lower)
+    if abs(ordered[0][2].value - ordered[1][2].value) < 1e-9:
+        return None
+    return ordered[0]
+
+
+def _option_of(text: str, options: dict[str, str]) -> str | None:
+    return next((label for label, option in options.items() if norm(option) == norm(text)), None)
+
+
+def _choose(question: Question, chart: Chart, lower: bool) -> tuple[str, Series, Point] | None:
+    options = {o.label: o.text for o in question.multiple_choice_options or []}
+    pick = min if lower else max
+    by_series = [
+        (label, s, pick(s.points, key=lambda p: p.value))
+        for s in chart.series
+        if s.name and s.points and (label := _option_of(s.name, options))
+    ]
+    if len(by_series) >= 2:
+        return _extreme(by_series, lower)
+    named = [s for s in chart.series if s.name and contains_phrase(question.question, s.name)]
+    series = chart.series[0] if len(chart.series) == 1 else (named[0] if len(named) == 1 else None)
+    if series is None:
+        return None
+    by_x: list[tuple[str, Series, Point]] = []
+    for point in series.points:
+        value = parse_value(point.x)
+        label = _option_of(point.x, options) or next(
+            (
+                lab
+                for lab, text in options.items()
+                if value is not None and same_number(value, text)
+            ),
+            None,
+        )
+        if label is not None:
+            by_x.append((label, series, point))
+    return _extreme(by_x, lower)
+
+
+def chart_answer(question: Question, data: SynthesisInput) -> tuple[str, list[Fact], str] | None:
+    """Option label of the extreme bar, series or x tick of the located figure's chart, the
+    read value as a fact, and how; None when no chart is readable or the options do not map
+    onto it unambiguously."""
+    word = _extreme_word(question)
+    if not question.multiple_choice_options or word is None:
+        return None
+    for context, obj in _located_figures(question, data):
+        pdf_path = context.paper.pdf_path
+        chart = read_chart(pdf_path, obj.page, obj.bbox) if pdf_path else None
+        if chart is None:
+            continue
+        lower = _wants_lower(question, word, obj, chart)
+        chosen = _choose(question, chart, lower)
+        if chosen is None:
+            continue
+        label, series, point = chosen
+        chunk_id = next((c.chunk_id for c in context.chunks if c.object_id == obj.object_id), "")
+        where = f"{series.name} at {point.x}" if point.x else series.name
+        fact = Fact(
+            context.paper_id,
+            chunk_id,
+            f"{obj.scorer_id}: {where} = {point.value:.4g}",
+            round(point.value, 6),
+            entity=series.name,
+            attribute=point.x,
+        )
+        how = f"{'min' if lower else 'max'} of {chart.kind} chart {obj.scorer_id} ({where})"
+        return label, [fact], how
+    return None

@@ -1,0 +1,312 @@
+"""Chart reading from real PDFs: synthetic papers drawn with known values, and a real paper."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from littrace.corpus.model import Chunk, PaperObject, PaperRecord
+from littrace.llm.schemas import Plan
+from littrace.read.charts import Chart, chart_answer, read_chart
+from littrace.read.model import EvidenceItem, PaperContext, SynthesisInput
+from littrace.read.synthesize import synthesize
+from littrace.schema import Question
+from littrace.synth.generator import render_within_pages
+from littrace.synth.plan import FigureSpec, Series, plan_corpus
+
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pdfs"
+BARS = (("IPO-S", 34.6), ("KTO-Lite", 28.1), ("ScaleRouter", 15.2), ("FlowMixer", 41.3))
+TICKS = ("0.01", "0.05", "0.1", "0.5", "1.0")
+LINES = (
+    ("HelpSteer-S", (39.0, 42.4, 46.1, 44.4, 37.1)),
+    ("AlpacaSynth", (32.7, 37.9, 39.8, 44.6, 45.9)),
+)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A rendered synthetic paper as the reader sees it, and its figures' printed ids."""
+
+    context: PaperContext
+    diagram: PaperObject
+    bar: PaperObject
+    line: PaperObject
+
+
+def _with_known_values(spec: FigureSpec) -> FigureSpec:
+    if spec.role == "bar":
+        # An error metric on the y axis: "best" means the lowest bar.
+        return replace(
+            spec,
+            series=tuple(Series(name, (value,)) for name, value in BARS),
+            y_label="Error Rate",
+            caption=f"Figure {spec.number}: Results with a fraction of the training data.",
+        )
+    if spec.role == "line":
+        return replace(
+            spec,
+            series=tuple(Series(name, values) for name, values in LINES),
+            x_ticks=TICKS,
+            x_label="Temperature",
+            y_label="Win Rate",
+        )
+    return spec
+
+
+@pytest.fixture(scope="module")
+def drawn(tmp_path_factory: pytest.TempPathFactory) -> Drawn:
+    """A synthetic paper with a diagram, a bar chart and a line chart of known values."""
+    plan = next(
+        p
+        for p in plan_corpus(random.Random(0), 8).papers
+        if {f.role for f in p.figures} >= {"diagram", "bar", "line"}
+    )
+    plan = replace(plan, figures=tuple(_with_known_values(f) for f in plan.figures))
+    paper = render_within_pages(plan, 0)
+    pdf = tmp_path_factory.mktemp("charts") / f"{plan.paper_id}.pdf"
+    pdf.write_bytes(paper.pdf)
+    objects = tuple(
+        PaperObject(
+            plan.paper_id,
+            "figure",
+            o.object_id,
+            o.number,
+            o.page,
+            o.caption_page,
+            o.caption,
+            o.bbox,
+        )
+        for o in paper.objects
+        if o.kind == "figure"
+    )
+    chunks = tuple(
+        Chunk(
+            f"{plan.paper_id}#f{o.number}",
+            plan.paper_id,
+            "figure",
+            o.page,
+            o.caption,
+            object_id=o.object_id,
+        )
+        for o in objects
+    )
+    record = PaperRecord(
+        plan.paper_id,
+        plan.title,
+        plan.authors,
+        "",
+        plan.venue,
+        plan.year,
+        True,
+        pdf_path=str(pdf),
+    )
+    context = PaperContext(record, chunks, objects, {}, 1)
+    role = {f"Figure {f.number}": f.role for f in plan.figures}
+    by_role = {role[o.object_id]: o for o in objects}
+    return Drawn(context, by_role["diagram"], by_role["bar"], by_role["line"])
+
+
+def ask(text: str, options: list[str]) -> Question:
+    return Question.model_validate(
+        {
+            "query_id": "q",
+            "benchmark": "LitTraceQA",
+            "question": text,
+            "answer_types": ["freeform", "multiple_choice"],
+            "multiple_choice_options": [
+                {"label": chr(65 + i), "text": o} for i, o in enumerate(options)
+            ],
+        }
+    )
+
+
+def data(question: Question, drawn: Drawn, located: PaperObject | None) -> SynthesisInput:
+    """What synthesis sees: the paper, and the figure localization found (if any)."""
+    evidence = (
+        [
+            EvidenceItem(
+                drawn.context.paper_id,
+                "figure",
+                {"figure_id": located.object_id, "page": located.page},
+                1.0,
+            )
+        ]
+        if located
+        else []
+    )
+    paper_id = drawn.context.paper_id
+    return SynthesisInput(question, Plan(), [paper_id], {paper_id: drawn.context}, {}, evidence)
+
+
+def values_of(chart: Chart) -> dict[str, list[tuple[str, float]]]:
+    return {s.name: [(p.x, p.value) for p in s.points] for s in chart.series}
+
+
+def test_every_bar_is_read_back_with_its_value_and_the_label_under_it(drawn: Drawn) -> None:
+    chart = read_chart(str(drawn.context.paper.pdf_path), drawn.bar.page, drawn.bar.bbox)
+    assert chart is not None and chart.kind == "bar"
+    assert chart.y_label == "Error Rate"
+    read = values_of(chart)
+    assert list(read) == [name for name, _ in BARS]
+    for name, value in BARS:
+        [(x, got)] = read[name]
+        assert x == "" and got == pytest.approx(value, abs=0.05)
+
+
+def test_every_line_point_is_read_back_under_its_x_tick_and_legend_name(drawn: Drawn) -> None:
+    chart = read_chart(str(drawn.context.paper.pdf_path), drawn.line.page, drawn.line.bbox)
+    assert chart is not None and chart.kind == "line"
+    read = values_of(chart)
+    assert sorted(read) == sorted(name for name, _ in LINES)
+    for name, expected in LINES:
+        assert [x for x, _ in read[name]] == list(TICKS)
+        assert [v for _, v in read[name]] == pytest.approx(expected, abs=0.05)
+
+
+def test_a_diagram_is_no_chart(drawn: Drawn) -> None:
+    assert (
+        read_chart(str(drawn.context.paper.pdf_path), drawn.diagram.page, drawn.diagram.bbox)
+        is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("wording", "expected"),
+    [
+        ("the highest error rate", "FlowMixer"),
+        ("the lowest error rate", "ScaleRouter"),
+        ("the best score", "ScaleRouter"),  # the y axis names an error: lower is better
+    ],
+)
+def test_the_extreme_bar_is_the_chosen_option(drawn: Drawn, wording: str, expected: str) -> None:
+    options = ["KTO-Lite", "ScaleRouter", "FlowMixer", "IPO-S"]
+    question = ask(
+        f"In {drawn.bar.object_id} of the paper, which method obtains {wording}?", options
+    )
+    answer = chart_answer(question, data(question, drawn, drawn.bar))
+    assert answer is not None
+    label, facts, how = answer
+    assert options[ord(label) - 65] == expected
+    assert facts[0].entity == expected and facts[0].chunk_id.endswith(f"f{drawn.bar.number}")
+    assert facts[0].value == pytest.approx(dict(BARS)[expected], abs=0.05)
+    assert drawn.bar.object_id in how
+
+
+@pytest.mark.parametrize(
+    ("series", "wording", "expected"),
+    [
+        ("HelpSteer-S", "best", "0.1"),
+        ("AlpacaSynth", "best", "1.0"),
+        ("AlpacaSynth", "lowest", "0.01"),
+    ],
+)
+def test_the_x_tick_of_the_named_series_extreme_is_chosen_from_the_named_figure(
+    drawn: Drawn, series: str, wording: str, expected: str
+) -> None:
+    question = ask(
+        f"According to {drawn.line.object_id} of the paper, which value of the temperature "
+        f"gives the {wording} Win Rate on {series}?",
+        ["0.5", "0.01", "1", "0.1", "0.05"],
+    )
+    # No figure evidence: the figure is the one the question names.
+    answer = chart_answer(question, data(question, drawn, None))
+    assert answer is not None
+    chosen = question.multiple_choice_options[ord(answer[0]) - 65].text  # type: ignore[index]
+    assert float(chosen) == float(expected)
+
+
+def test_no_answer_without_an_extreme_a_chart_or_a_named_series(drawn: Drawn) -> None:
+    methods = [name for name, _ in BARS]
+    no_extreme = ask(f"Which method does {drawn.bar.object_id} of the paper show first?", methods)
+    assert chart_answer(no_extreme, data(no_extreme, drawn, drawn.bar)) is None
+    diagram = ask(f"In {drawn.diagram.object_id}, which module has the highest cost?", methods)
+    assert chart_answer(diagram, data(diagram, drawn, drawn.diagram)) is None
+    # Two series and the question names neither: which series' peak is meant?
+    unnamed = ask(
+        f"In {drawn.line.object_id}, which temperature gives the best Win Rate?", list(TICKS)
+    )
+    assert chart_answer(unnamed, data(unnamed, drawn, drawn.line)) is None
+
+
+def test_synthesis_answers_a_chart_question_from_the_figure(drawn: Drawn) -> None:
+    options = ["IPO-S", "KTO-Lite", "ScaleRouter", "FlowMixer"]
+    question = ask(
+        f"In {drawn.bar.object_id} of the paper, which method obtains the highest error rate?",
+        options,
+    )
+    synthesis = synthesize(data(question, drawn, drawn.bar))
+    assert synthesis.answer["multiple_choice"] == {"gold": "D"}
+    assert synthesis.answer["freeform"] == {"text": "FlowMixer"}
+    assert f"{drawn.context.paper_id}#f{drawn.bar.number}" in synthesis.chunk_ids
+
+
+@pytest.mark.skipif(not FIXTURES.is_dir(), reason="no shared fixture PDFs")
+def test_a_real_matplotlib_line_chart_is_read() -> None:
+    """EACL 2023 (2023.eacl-main.121), Figure 4 left: Kendall's tau against the full
+    annotation over the fraction of units annotated, for PubMed and SQuALITY; both reach 1.0
+    with all units, SQuALITY is above PubMed before that, PubMed starts near 0.6."""
+    chart = read_chart(str(FIXTURES / "2023.eacl-main.121.pdf"), 6, (60.0, 60.0, 300.0, 250.0))
+    assert chart is not None and chart.kind == "line"
+    assert chart.y_label == "KT correlation to full annotation"
+    read = values_of(chart)
+    assert sorted(read) == ["PubMed", "SQuALITY"]
+    ticks = [f"{k / 10:.1f}" for k in range(1, 11)]
+    assert [x for x, _ in read["PubMed"]] == ticks == [x for x, _ in read["SQuALITY"]]
+    pubmed, squality = ([v for _, v in read[name]] for name in ("PubMed", "SQuALITY"))
+    assert pubmed[-1] == pytest.approx(1.0, abs=0.01) and squality[-1] == pytest.approx(
+        1.0, abs=0.01
+    )
+    assert all(s > p for s, p in zip(squality[:-1], pubmed[:-1], strict=True))
+    assert 0.55 < pubmed[0] < 0.65
+
+
+def test_grouped_bars_are_named_by_legend_colour_and_grouped_by_the_text_under_them(
+    tmp_path: Path,
+) -> None:
+    """A hand-drawn grouped bar chart: two methods (legend swatches) on two benchmarks."""
+    values = {
+        ("BM25", "SciDocs"): 20.0,
+        ("Ours", "SciDocs"): 35.0,
+        ("BM25", "TREC"): 40.0,
+        ("Ours", "TREC"): 45.0,
+    }
+    colors = {"BM25": (0.27, 0.45, 0.71), "Ours": (0.87, 0.52, 0.22)}
+    doc = pymupdf.open()  # type: ignore[no-untyped-call]
+    page = doc.new_page(width=300, height=200)
+    shape = page.new_shape()
+    base, top = 150.0, 50.0  # y of 0 and of 50
+
+    def y_of(value: float) -> float:
+        return base - (base - top) * value / 50
+
+    for tick in (0, 25, 50):
+        # Right-aligned 3 points left of the tick mark, as plotting libraries print them.
+        width = pymupdf.get_text_length(str(tick), fontname="helv", fontsize=6)
+        shape.insert_text((55 - width, y_of(tick) + 2), str(tick), fontname="helv", fontsize=6)
+        shape.draw_line((58, y_of(tick)), (60, y_of(tick)))
+        shape.finish(color=(0, 0, 0), width=0.5)
+    for g, group in enumerate(("SciDocs", "TREC")):
+        x = 80 + g * 90
+        for m, method in enumerate(colors):
+            shape.draw_rect((x + m * 25, y_of(values[method, group]), x + m * 25 + 20, base))
+            shape.finish(color=None, fill=colors[method], width=0)
+        shape.insert_text((x + 12, base + 10), group, fontname="helv", fontsize=6)
+    for m, (method, color) in enumerate(colors.items()):
+        shape.draw_rect((80 + m * 50, 35, 86 + m * 50, 41))
+        shape.finish(color=None, fill=color, width=0)
+        shape.insert_text((88 + m * 50, 41), method, fontname="helv", fontsize=6)
+    shape.commit()
+    pdf = tmp_path / "grouped.pdf"
+    doc.save(pdf)
+    chart = read_chart(str(pdf), 1, (30.0, 30.0, 280.0, 170.0))
+    assert chart is not None and chart.kind == "bar"
+    read = values_of(chart)
+    assert sorted(read) == ["BM25", "Ours"]
+    for method in colors:
+        assert [x for x, _ in read[method]] == ["SciDocs", "TREC"]
+        expected = [values[method, group] for group in ("SciDocs", "TREC")]
+        assert [v for _, v in read[method]] == pytest.approx(expected, abs=0.05)
