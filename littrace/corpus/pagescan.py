@@ -5,8 +5,8 @@ line, split again where a wide horizontal gap separates its spans (table cells, 
 and its number), with the dominant font, size and boldness, super/subscripts rewritten so
 that ``88.85`` followed by a footnote mark ``7`` does not become ``88.857``, and a count of
 math characters. Vector paths come with the same dict (``TEXT_COLLECT_VECTORS`` costs
-nothing extra); image boxes are read with ``page.get_image_info()`` only for pages that need
-them and list images at all.
+nothing extra); image boxes are read from the page's drawing log (``page.get_bboxlog()``) only
+for pages that need them and list images at all.
 
 Example:
     >>> import pymupdf
@@ -44,6 +44,8 @@ DICT_FLAGS: int = (
 #: Pages with more content than this (decompressed bytes) are read without vector paths.
 MAX_VECTOR_CONTENT = 2_000_000
 _WHITE = 0xFFFFFF
+# Drawing-log entries that paint an image (an image mask is a stencil: a glyph, a rule, a logo).
+_IMAGE_KINDS = ("fill-image", "fill-imgmask")
 
 _BOLD_FLAG = 16
 _MATH_FONT_PARTS = (
@@ -612,12 +614,13 @@ def _read_images(page: pymupdf.Page) -> list[BBox]:
     try:
         if not page.get_images():  # type: ignore[no-untyped-call]  # inline images are not listed: dotted rules, glyphs
             return []
-        infos = page.get_image_info()
+        # The drawing log, not get_image_info(): that builds a whole text page again.
+        log = page.get_bboxlog()  # type: ignore[no-untyped-call]
     except Exception:  # a damaged image costs only this page's images
         logger.warning("page %d: reading images failed", page.number + 1, exc_info=True)
         return []
     width, height = unrotated_size(page)
-    boxes = (_clip(info["bbox"], width, height) for info in infos)
+    boxes = (_clip(rect, width, height) for kind, rect in log if kind in _IMAGE_KINDS)
     return [box for box in boxes if box is not None]
 
 
