@@ -64,7 +64,7 @@ from littrace.retrieve.run import CANDIDATES_SCHEMA, candidate_rows
 from littrace.schema import Question, read_jsonl
 
 STAGE = "answers"
-CODE_VERSION = "2"
+CODE_VERSION = "3"
 SUBMISSION_FILE = "submission.jsonl"
 TRACES_FILE = "traces.jsonl"
 PARTIAL_DIR = ".partial"

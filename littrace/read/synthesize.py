@@ -62,7 +62,7 @@ _GAP = re.compile(
 _MAX = re.compile(r"\b(?:largest|most|highest|best|greatest|biggest|maximum|longest)\b", re.I)
 _MIN = re.compile(r"\b(?:smallest|fewest|lowest|least|minimum|shortest|worst)\b", re.I)
 _LOWER_BETTER = re.compile(
-    r"lower is better|\b(?:error|loss|mse|mae|wer|cer|perplexity|latency|rmse)\b", re.I
+    r"lower is better|\b(?:error|loss|mse|mae|wer|cer|perplexity|ppl|latency|rmse|fid)\b", re.I
 )
 _HIGHER_BETTER = re.compile(r"higher is better", re.I)
 _FOLLOWS = re.compile(r"\b(?:follows?|after|next)\b", re.I)

@@ -111,6 +111,23 @@ def test_a_comparison_reads_each_option_from_its_own_paper() -> None:
     assert run(q_low, [low, high]) == {"multiple_choice": {"gold": "A"}}
 
 
+def test_the_best_fid_is_the_lowest() -> None:
+    def generator(paper_id: str, name: str, fid: str) -> PaperContext:
+        return context(paper_id, name, cells=(("Method", "GenSynth"), (name, fid)))
+
+    q = ask(
+        "Which of AlphaGen, BetaGen and GammaGen reaches the best FID on GenSynth?",
+        ["AlphaGen", "BetaGen", "GammaGen"],
+        freeform=False,
+    )
+    papers = [
+        generator("pa", "AlphaGen", "12.0"),
+        generator("pb", "BetaGen", "9.5"),
+        generator("pc", "GammaGen", "15.2"),
+    ]
+    assert run(q, papers) == {"multiple_choice": {"gold": "B"}}
+
+
 def test_a_coefficient_is_read_from_the_located_equation() -> None:
     q = ask(
         "In the SparseSieve paper, what coefficient multiplies L_align in the overall "
