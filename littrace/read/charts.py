@@ -36,7 +36,7 @@ import numpy as np
 import pymupdf
 
 from littrace.corpus.model import BBox, PaperObject
-from littrace.read import synthesize as rules
+from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.model import Fact, PaperContext, SynthesisInput
 from littrace.read.text import contains_phrase, norm, parse_value, same_number
 from littrace.schema import Question
@@ -464,8 +464,8 @@ def _located_figures(
 def _extreme_word(question: Question) -> str | None:
     """The word that asks for a maximum or a minimum ("best", "lowest"), None when the
     question asks for neither or for both."""
-    wants_max = rules._MAX.search(question.question)
-    wants_min = rules._MIN.search(question.question)
+    wants_max = MAX_WORDS.search(question.question)
+    wants_min = MIN_WORDS.search(question.question)
     if bool(wants_max) == bool(wants_min):
         return None
     found = wants_max or wants_min
@@ -475,12 +475,9 @@ def _extreme_word(question: Question) -> str | None:
 def _wants_lower(question: Question, word: str, obj: PaperObject, chart: Chart) -> bool:
     """Whether ``word`` asks for the minimum: "lowest", or "best" of an error-like metric
     (named by the question, the caption or the chart's y axis)."""
-    lower = bool(rules._MIN.fullmatch(word))
+    lower = bool(MIN_WORDS.fullmatch(word))
     if word in ("best", "worst"):
-        flip = rules._lower_is_better(question, obj) or (
-            bool(rules._LOWER_BETTER.search(chart.y_label))
-            and not rules._HIGHER_BETTER.search(obj.caption)
-        )
+        flip = lower_is_better(question.question, obj.caption, chart.y_label)
         lower = lower != flip
     return lower
 

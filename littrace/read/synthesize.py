@@ -39,8 +39,9 @@ from typing import Any
 import numpy as np
 
 from littrace.corpus.model import PaperObject
-from littrace.read import charts
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
+from littrace.read.charts import chart_answer
+from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
 from littrace.read.model import Fact, PaperContext, Synthesis, SynthesisInput
 from littrace.read.tables import cell_fact, find_cell, paper_tables, subject_terms, table_rows
@@ -59,12 +60,6 @@ from littrace.schema import Question
 _GAP = re.compile(
     r"\bby how (?:many|much)\b|\bdifference\b|\bgap\b|\bmargin\b|\bhow many points\b", re.I
 )
-_MAX = re.compile(r"\b(?:largest|most|highest|best|greatest|biggest|maximum|longest)\b", re.I)
-_MIN = re.compile(r"\b(?:smallest|fewest|lowest|least|minimum|shortest|worst)\b", re.I)
-_LOWER_BETTER = re.compile(
-    r"lower is better|\b(?:error|loss|mse|mae|wer|cer|perplexity|ppl|latency|rmse|fid)\b", re.I
-)
-_HIGHER_BETTER = re.compile(r"higher is better", re.I)
 _FOLLOWS = re.compile(r"\b(?:follows?|after|next)\b", re.I)
 _COUNT = re.compile(r"\bhow many (?:subfigures|panels|sub-figures|subplots)\b", re.I)
 _PANEL = re.compile(r"\(([a-z])\)")
@@ -99,13 +94,6 @@ def _column_values(obj: PaperObject, column: str) -> list[tuple[str, str]]:
     return [(row[0], row[j]) for row in obj.cells[1:] if len(row) > j]
 
 
-def _lower_is_better(question: Question, obj: PaperObject | None) -> bool:
-    caption = obj.caption if obj else ""
-    if _HIGHER_BETTER.search(caption):
-        return False
-    return bool(_LOWER_BETTER.search(caption) or _LOWER_BETTER.search(question.question))
-
-
 def gap_value(question: Question, context: PaperContext) -> Value | None:
     """Subject row minus the best other row of the asked column, when the question asks a gap."""
     if not _GAP.search(question.question):
@@ -127,7 +115,7 @@ def gap_value(question: Question, context: PaperContext) -> Value | None:
         own_value = parse_value(match.value)
         if not numbers_only or own_value is None:
             continue
-        pick = min if _lower_is_better(question, obj) else max
+        pick = min if lower_is_better(question.question, obj.caption) else max
         row, best = pick(numbers_only, key=lambda item: item[1] or 0.0)
         assert best is not None
         places = max(
@@ -190,8 +178,8 @@ def comparison(question: Question, data: SynthesisInput) -> tuple[str, list[Fact
     """Option label of the extreme value when each option names one selected paper."""
     options = question.multiple_choice_options or []
     wants_max, wants_min = (
-        bool(_MAX.search(question.question)),
-        bool(_MIN.search(question.question)),
+        bool(MAX_WORDS.search(question.question)),
+        bool(MIN_WORDS.search(question.question)),
     )
     if not options or not (wants_max or wants_min):
         return None
@@ -207,7 +195,9 @@ def comparison(question: Question, data: SynthesisInput) -> tuple[str, list[Fact
             values.append((option.label, value.number, value))
     if len(values) < 2:
         return None
-    lower = wants_min or ("best" in question.question.lower() and _lower_is_better(question, None))
+    lower = wants_min or (
+        "best" in question.question.lower() and lower_is_better(question.question)
+    )
     pick = min if lower else max
     label, _, value = pick(values, key=lambda item: item[1])
     facts = [fact for _, _, v in values for fact in v.facts]
@@ -418,7 +408,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
     chosen: str | None = None
     if "multiple_choice" in types and question.multiple_choice_options:
         how = ""
-        compared = comparison(question, data) or charts.chart_answer(question, data)
+        compared = comparison(question, data) or chart_answer(question, data)
         if compared is not None:
             chosen, compared_facts, how = compared
             facts.extend(compared_facts)
