@@ -39,8 +39,8 @@ from prefect.artifacts import create_table_artifact
 from flows.common import publish, run_id_for, run_settings, task_runner
 from flows.evaluate import evaluate_flow, run_folder
 from flows.index import build_all_indexes
-from littrace.answer import SUBMISSION_FILE, read_questions
-from littrace.artifacts import Artifact
+from littrace.answer import read_questions
+from littrace.artifacts import SUBMISSION_FILE, Artifact
 from littrace.config import Settings, SplitsSettings
 from littrace.evaluate.validate import validate_submission
 from littrace.index.stage import IndexArtifacts, MissingCorpusError, latest_artifact

@@ -32,7 +32,14 @@ from typing import Any
 
 import pyarrow as pa
 
-from littrace.artifacts import Artifact, ArtifactKey, ArtifactStore, ArtifactWriter
+from littrace.artifacts import (
+    SUBMISSION_FILE,
+    TRACES_FILE,
+    Artifact,
+    ArtifactKey,
+    ArtifactStore,
+    ArtifactWriter,
+)
 from littrace.checkpoint import QuestionJournal
 from littrace.config import Settings
 from littrace.corpus.model import (
@@ -65,8 +72,6 @@ from littrace.schema import Question, read_jsonl
 
 STAGE = "answers"
 CODE_VERSION = "3"
-SUBMISSION_FILE = "submission.jsonl"
-TRACES_FILE = "traces.jsonl"
 PARTIAL_DIR = ".partial"
 SETTINGS_SECTIONS = ("retrieve", "relate", "read", "llm")
 

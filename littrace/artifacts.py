@@ -74,6 +74,9 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 MANIFEST_NAME = "_manifest.json"
+# The JSON-lines files the answers and candidates artifacts keep beside their tables.
+SUBMISSION_FILE = "submission.jsonl"
+TRACES_FILE = "traces.jsonl"
 CATALOG_NAME = "catalog.duckdb"
 LINEAGE_DIR = "_lineage"
 _FORMAT = 1

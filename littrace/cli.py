@@ -202,7 +202,8 @@ def answer(
         if not questions.is_file():
             raise UserError(f"questions file not found: {questions}")
         settings = _answer_settings(options.settings(), reader, llm)
-        from littrace.answer import SUBMISSION_FILE, answer_questions
+        from littrace.answer import answer_questions
+        from littrace.artifacts import SUBMISSION_FILE
         from littrace.index.stage import MissingCorpusError
         from littrace.schema import JsonlError
 

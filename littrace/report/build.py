@@ -30,7 +30,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from littrace.artifacts import Artifact, Catalog, LineageRecord
+from littrace.artifacts import TRACES_FILE, Artifact, Catalog, LineageRecord
 from littrace.config import Settings
 from littrace.evaluate.official import evidence_key, id_norm, read_records
 from littrace.report.crops import (
@@ -43,7 +43,6 @@ from littrace.report.crops import (
 )
 from littrace.report.html import Html, badge, fmt, page, recall_chart, table
 from littrace.report.scores import (
-    TRACES_FILE,
     AnswersRun,
     QuestionScore,
     RunScores,

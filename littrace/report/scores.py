@@ -34,7 +34,13 @@ from typing import Any
 
 import pyarrow as pa
 
-from littrace.artifacts import Artifact, ArtifactStore, ArtifactWriter
+from littrace.artifacts import (
+    SUBMISSION_FILE,
+    TRACES_FILE,
+    Artifact,
+    ArtifactStore,
+    ArtifactWriter,
+)
 from littrace.corpus.convert import sha256_file
 from littrace.evaluate.official import (
     composite_score,
@@ -49,8 +55,6 @@ from littrace.evaluate.recall import GoldPapers, candidate_recall
 
 __all__ = [
     "RUN_METRICS_STAGE",
-    "SUBMISSION_FILE",
-    "TRACES_FILE",
     "AnswersRun",
     "GroupScore",
     "QuestionScore",
@@ -62,8 +66,6 @@ __all__ = [
 
 RUN_METRICS_STAGE = "run-metrics"
 RUN_METRICS_VERSION = "2"
-SUBMISSION_FILE = "submission.jsonl"
-TRACES_FILE = "traces.jsonl"
 # The stages a gold paper or locator passes on its way to the submission, in order.
 STAGES = ("retrieval", "selection", "evidence", "locator")
 

@@ -37,6 +37,7 @@ from typing import Any
 import pyarrow as pa
 
 from littrace.artifacts import (
+    TRACES_FILE,
     Artifact,
     ArtifactKey,
     ArtifactStore,
@@ -59,7 +60,6 @@ from littrace.schema import Question, read_jsonl
 __all__ = [
     "CANDIDATES_SCHEMA",
     "CANDIDATES_STAGE",
-    "TRACES_FILE",
     "MissingArtifactError",
     "RetrieveRun",
     "apply_overrides",
@@ -74,7 +74,6 @@ __all__ = [
 
 CANDIDATES_STAGE = "candidates"
 CANDIDATES_VERSION = "2"
-TRACES_FILE = "traces.jsonl"
 PARTIAL_DIR = ".partial"  # a dot name: ArtifactStore.artifacts() skips it
 CANDIDATES_SCHEMA = pa.schema(
     [

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from littrace.answer import SUBMISSION_FILE, answer_questions
-from littrace.artifacts import Artifact, Catalog
+from littrace.answer import answer_questions
+from littrace.artifacts import SUBMISSION_FILE, Artifact, Catalog
 from littrace.config import Settings, load_settings
 from littrace.corpus.ingest import ingest
 from littrace.evaluate.official import evaluate_files

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from littrace.artifacts import SUBMISSION_FILE
 from littrace.cli import app
 from littrace.report import SECTION_IDS
-from littrace.report.scores import SUBMISSION_FILE
 from tests.report.synthetic_run import SyntheticRun
 
 runner = CliRunner()

@@ -7,12 +7,11 @@ import json
 
 import pytest
 
-from littrace.artifacts import Catalog
+from littrace.artifacts import SUBMISSION_FILE, Catalog
 from littrace.evaluate.official import evaluate_files
 from littrace.report import DEFAULT_RECALL_K
 from littrace.report.scores import (
     RUN_METRICS_STAGE,
-    SUBMISSION_FILE,
     AnswersRun,
     run_metrics_artifact,
     run_recall,

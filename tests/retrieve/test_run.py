@@ -11,13 +11,13 @@ import pytest
 from litellm import CustomLLM
 from typer.testing import CliRunner
 
+from littrace.artifacts import TRACES_FILE
 from littrace.cli import app
 from littrace.evaluate.recall import read_gold_papers, run_ablations
 from littrace.retrieve.retriever import RetrievalResources, retrieve
 from littrace.retrieve.run import (
     CANDIDATES_SCHEMA,
     PARTIAL_DIR,
-    TRACES_FILE,
     apply_overrides,
     latest,
     read_candidates,

@@ -12,8 +12,8 @@ import pytest
 from prefect.logging import disable_run_logger
 
 import tasks.answer as answer_tasks
-from littrace.answer import SUBMISSION_FILE, AnswerResources, read_questions
-from littrace.artifacts import Catalog
+from littrace.answer import AnswerResources, read_questions
+from littrace.artifacts import SUBMISSION_FILE, Catalog
 from littrace.config import Settings, load_settings
 from littrace.corpus.ingest import ingest
 from littrace.evaluate.validate import validate_submission
