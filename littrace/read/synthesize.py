@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -56,6 +56,9 @@ from littrace.read.text import (
     terms,
 )
 from littrace.schema import Question
+
+if TYPE_CHECKING:
+    from littrace.index.encoders import Encoder
 
 _GAP = re.compile(
     r"\bby how (?:many|much)\b|\bdifference\b|\bgap\b|\bmargin\b|\bhow many points\b", re.I
@@ -271,9 +274,8 @@ def _located_id(question: Question, data: SynthesisInput) -> str | None:
     return None
 
 
-def option_support(question: Question, data: SynthesisInput) -> dict[str, float]:
-    """Each option's evidence support: best covering passage that holds it."""
-    passages = _passages(data)
+def option_support(question: Question, passages: list[tuple[str, float]]) -> dict[str, float]:
+    """Each option's evidence support: the best score of a passage that holds it."""
     support: dict[str, float] = {}
     for option in question.multiple_choice_options or []:
         support[option.label] = max(
@@ -284,16 +286,19 @@ def option_support(question: Question, data: SynthesisInput) -> dict[str, float]
 
 
 def semantic_support(
-    question: Question, data: SynthesisInput, labels: list[str]
+    question: Question,
+    passages: list[tuple[str, float]],
+    encoder: Encoder | None,
+    labels: list[str],
 ) -> dict[str, float]:
     """Each of ``labels``' options' best cosine with a passage sentence, times the passage's
-    score relative to the best passage; empty without an encoder or passages.
+    score relative to the best passage; empty without an encoder or scored passages.
 
     Lexical support misses an option the evidence paraphrases ("one GPU" for "a single
     graphics card"); the dense encoder does not.
     """
-    passages = [(text, score) for text, score in _passages(data) if score > 0 and text.strip()]
-    if data.encoder is None or not passages:
+    passages = [(text, score) for text, score in passages if score > 0 and text.strip()]
+    if encoder is None or not passages:
         return {}
     top = max(score for _, score in passages)
     weight: dict[str, float] = {}
@@ -304,7 +309,7 @@ def semantic_support(
     options = [o for o in question.multiple_choice_options or [] if o.label in labels]
     if not options or not units:
         return {}
-    vectors = data.encoder.encode_documents([o.text for o in options] + units)
+    vectors = encoder.encode_documents([o.text for o in options] + units)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     vectors = vectors / np.maximum(norms, 1e-12)
     cosine = vectors[: len(options)] @ vectors[len(options) :].T
@@ -317,11 +322,12 @@ def supported_option(
 ) -> tuple[str, dict[str, float], dict[str, float]]:
     """The best-supported option label, its lexical support and, when lexical support ties,
     the tied options' semantic support (ties left after both go to the earlier label)."""
-    support = option_support(question, data)
+    passages = _passages(data)
+    support = option_support(question, passages)
     order = [option.label for option in question.multiple_choice_options or []]
     best = max(support.values())
     tied = [label for label in order if support[label] == best]
-    semantic = semantic_support(question, data, tied) if len(tied) > 1 else {}
+    semantic = semantic_support(question, passages, data.encoder, tied) if len(tied) > 1 else {}
     chosen = max(tied, key=lambda label: (semantic.get(label, 0.0), -order.index(label)))
     return chosen, support, semantic
 
