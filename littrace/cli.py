@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,11 +148,7 @@ def ingest(
         from littrace.corpus.ingest import ingest as run_ingest
 
         with _progress() as bar:
-            task = bar.add_task("converting PDFs", total=None)
-
-            def advance(paper_id: str, done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total, description=f"converted {paper_id}")
-
+            advance = _item_progress(bar, "converting PDFs", "converted")
             result = run_ingest(pool, pdfs, settings, manifest=manifest, progress=advance)
         _print_summary("ingest", result.summary())
 
@@ -208,11 +204,7 @@ def answer(
         from littrace.schema import JsonlError
 
         with _progress() as bar:
-            task = bar.add_task("answering", total=None)
-
-            def advance(query_id: str, done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total, description=f"answered {query_id}")
-
+            advance = _item_progress(bar, "answering", "answered")
             try:
                 artifact = answer_questions(questions, settings, progress=advance)
             except (JsonlError, MissingCorpusError, ValueError) as error:
@@ -281,6 +273,17 @@ def _progress() -> Progress:
         console=Console(stderr=True),
         transient=False,
     )
+
+
+def _item_progress(bar: Progress, starting: str, verb: str) -> Callable[[str, int, int], None]:
+    """One bar of ``bar`` for a run over papers or questions, as a ``(item, done, total)``
+    progress callback: ``starting`` until the first item, then "<verb> <item>"."""
+    task = bar.add_task(starting, total=None)
+
+    def advance(item: str, done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total, description=f"{verb} {item}")
+
+    return advance
 
 
 def _print_summary(stage: str, summary: dict[str, Any]) -> None:
@@ -404,11 +407,7 @@ def retrieve(
         from littrace.schema import JsonlError
 
         with _progress() as bar:
-            task = bar.add_task("retrieving", total=None)
-
-            def advance(query_id: str, done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total, description=f"retrieved {query_id}")
-
+            advance = _item_progress(bar, "retrieving", "retrieved")
             try:
                 run = retrieve_questions(questions, settings, progress=advance)
             except (JsonlError, LookupError, ValueError) as error:
