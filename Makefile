@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: install native browser test lint typecheck pytest demo serve bench bench-ingest bench-index bench-retrieve clean
+.PHONY: install native browser test lint typecheck pytest demo serve bench bench-ingest bench-index bench-retrieve bench-realqa clean
 
 install: $(STAMP)
 
@@ -66,6 +66,12 @@ bench-index: $(STAMP)
 # Builds a 100k-chunk index once under /tmp/littrace-bench-retrieve (cached), then measures.
 bench-retrieve: $(STAMP)
 	$(BIN)/python bench/retrieve.py
+
+# Real questions over real PDFs, the yardstick for answer quality (bench/realqa/README.md):
+# official metrics per family on the dev and test splits, written to bench/realqa/results/.
+# make bench-realqa [PROFILE=gpu] [LLM=openai/gpt-4o-mini] [ARGS="--reader intragent"]
+bench-realqa: $(STAMP) $(NATIVE)
+	$(BIN)/python bench/realqa/run.py $(if $(PROFILE),--profile $(PROFILE)) $(if $(LLM),--llm $(LLM)) $(ARGS)
 
 clean:
 	rm -rf $(VENV) build .prefect .mypy_cache .ruff_cache .pytest_cache

@@ -785,9 +785,11 @@ def _kind_select(con: duckdb.DuckDBPyConnection, kind: str) -> str | None:
         'FROM artifacts WHERE "table" = $1) WHERE n = 1 OR $2 ORDER BY stage, path',
         params=[kind, kind in RUN_KINDS],
     ).fetchall()
-    if not paths:
+    # An artifact deleted by hand drops out of the views instead of breaking every later write.
+    present = [path for (path,) in paths if Path(path).is_file()]
+    if not present:
         return None
-    listed = ", ".join(_literal(path) for (path,) in paths)
+    listed = ", ".join(_literal(path) for path in present)
     return (
         "SELECT t.* EXCLUDE (filename), a.stage AS artifact_stage, a.hash AS artifact_hash, "
         f"r.run_id FROM read_parquet([{listed}], union_by_name = true, filename = true) AS t "

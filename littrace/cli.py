@@ -323,6 +323,13 @@ def evaluate(
             help="Retrieve --questions once per retriever variant and compare recall@k.",
         ),
     ] = False,
+    by_family: Annotated[
+        bool,
+        typer.Option(
+            "--by-family",
+            help="Also score each task family, answer type and evidence type apart (--pred).",
+        ),
+    ] = False,
     report_out: Annotated[
         Path | None,
         typer.Option(
@@ -338,13 +345,27 @@ def evaluate(
         if sum((pred is not None, candidates, ablations)) != 1:
             raise UserError("give exactly one of --pred, --candidates, --ablations")
         if pred is not None:
-            _print_json(evaluate_files(gold, pred))
+            scores = evaluate_files(gold, pred)
+            if by_family:
+                scores["families"] = _family_scores(gold, pred)
+            _print_json(scores)
             if report_out is not None:
                 # --pred is <artifacts>/answers/<hash>/submission.jsonl: report that artifact.
                 written = _write_report(options.settings(), str(pred.parent), gold, report_out)
                 typer.echo(f"report: {written}", err=True)
             return
         _evaluate_recall(options.settings(), gold, artifact, questions if ablations else None)
+
+
+def _family_scores(gold: Path, pred: Path) -> dict[str, Any]:
+    from littrace.evaluate.families import evaluate_by_family
+    from littrace.evaluate.official import read_records
+
+    families = evaluate_by_family(read_records(gold, "gold"), read_records(pred, "prediction"))
+    return {
+        axis: {label: score.to_json() for label, score in groups.items()}
+        for axis, groups in families.items()
+    }
 
 
 def _evaluate_recall(

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 import jsonschema
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 AnswerType = Literal["freeform", "multiple_choice", "table"]
 SourceType = Literal["table", "figure", "text_span", "equation_algorithm", "citation_context"]
@@ -82,6 +82,12 @@ class PoolPaper(BaseModel):
     year: int | None = None
     pdf_url: str | None = None
     pdf: str | None = Field(default=None, description="PDF path relative to the PDF folder.")
+
+    @field_validator("title", "authors", "abstract", "venue", mode="before")
+    @classmethod
+    def _null_is_empty(cls, value: Any) -> Any:
+        # Metadata-only records (e.g. distractors) carry null for what their source lacks.
+        return "" if value is None else value
 
 
 # --- input questions ------------------------------------------------------------------------

@@ -477,6 +477,23 @@ def test_run_views_span_every_run_and_name_artifact_and_run(tmp_path: Path) -> N
     assert old.hash != new.hash
 
 
+def test_an_artifact_deleted_by_hand_drops_out_of_the_views(tmp_path: Path) -> None:
+    store = ArtifactStore(tmp_path)
+    catalog = Catalog(tmp_path)
+    made = []
+    for number in (1, 2, 3):
+        key = store.key("answers", code_version="1", inputs={}, config={"run": number})
+        rows = [{"query_id": "q", "rank": 1, "paper_id": f"p{number}"}]
+        art = store.get_or_build(key, lambda w, rows=rows: w.write_table("candidates", rows))
+        now = datetime.now(UTC)
+        catalog.record_lineage(LineageRecord.for_artifact(f"run-{number}", art, now, now))
+        if number == 1:
+            shutil.rmtree(art.path)  # a user cleaning up by hand, between two runs
+        made.append(art)
+    got = catalog.query("SELECT paper_id FROM candidates ORDER BY 1").to_pylist()
+    assert got == [{"paper_id": "p2"}, {"paper_id": "p3"}]
+
+
 def test_references_view_joins_the_citation_graph_links(tmp_path: Path) -> None:
     store = ArtifactStore(tmp_path)
     corpus = store.key("corpus", code_version="1", inputs={}, config={})

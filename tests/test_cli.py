@@ -141,3 +141,14 @@ def test_synth_writes_a_corpus_and_rejects_bad_sizes(tmp_path: Path) -> None:
     assert counts["papers"] == 2 and len(list((tmp_path / "s" / "pdfs").glob("*.pdf"))) == 2
     bad = runner.invoke(app, ["synth", "--out", str(tmp_path / "t"), "--papers", "0"])
     assert bad.exit_code == 1
+
+
+def test_evaluate_by_family_adds_each_family_beside_the_official_output() -> None:
+    gold = str(DATA / "validation.jsonl")
+    result = runner.invoke(app, ["evaluate", "--gold", gold, "--pred", gold, "--by-family"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert set(payload) == {"metrics", "composite_score", "details", "families"}
+    families = payload["families"]
+    assert families["task_family"]["multi_paper"]["questions"] == 29
+    assert families["evidence_type"]["equation_algorithm"]["composite_score"] == 1.0

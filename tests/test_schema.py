@@ -109,6 +109,15 @@ def test_pool_paper_keeps_unknown_fields() -> None:
     assert paper.model_extra == {"openreview_id": "x"}
 
 
+def test_pool_paper_reads_the_shared_distractor_records() -> None:
+    # Metadata-only records: null venue, year, pdf (../shared/data/distractors/README.md).
+    distractors = DATA.parent / "distractors" / "abstracts.jsonl"
+    records = read_jsonl(distractors, PoolPaper)
+    assert len(records) == 2271
+    assert records[0].venue == "" and records[0].year is None and records[0].pdf is None
+    assert records[0].title.startswith("Uncovering the Potential of ChatGPT")
+
+
 def test_read_jsonl_names_every_bad_line(tmp_path: Path) -> None:
     good = {
         "query_id": "q1",

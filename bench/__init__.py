@@ -1,0 +1,1 @@
+"""Benchmarks (run by make targets); realqa is the real-question benchmark."""

@@ -1,0 +1,1 @@
+"""The real-question benchmark: real PDFs, questions checked on their rendered pages."""
