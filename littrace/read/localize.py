@@ -39,6 +39,7 @@ from littrace.llm.schemas import Plan
 from littrace.read.cells import lookup_cell
 from littrace.read.heuristic import question_query
 from littrace.read.model import EvidenceItem, PaperContext
+from littrace.read.references import citation_ids, entry_at, reference_position
 from littrace.read.text import Query, contains_phrase, norm, sentences, terms
 from littrace.schema import Question, SourceType
 
@@ -201,10 +202,11 @@ def paper_candidates(
             add(item, sentence, "text")
 
     titles = {ref.label: ref.title for ref in context.references}
+    ids = citation_ids(context.references)
     for citation in context.citations:
         for label in citation.labels:
             text = f"{citation.sentence}\n{titles.get(label, '')}"
-            locator = {"page": citation.page, "citation_id": bare_label(label)}
+            locator = {"page": citation.page, "citation_id": ids.get(label, bare_label(label))}
             if citation.section:
                 locator["section"] = citation.section
             item = EvidenceItem(
@@ -213,8 +215,10 @@ def paper_candidates(
             item.bbox = [float(x) for x in citation.bbox] if citation.bbox else None
             add(item, text, "citation")
 
+    position = reference_position(question.question)
+    asked_entry = entry_at(context.references, position) if position is not None else None
     for ref in context.references:
-        label = bare_label(ref.label)
+        label = ids[ref.label]
         locator = {"page": ref.page, "section": "References", "citation_id": label}
         item = EvidenceItem(
             context.paper_id, "citation_context", locator, query.score(ref.raw), text=ref.raw
@@ -222,9 +226,9 @@ def paper_candidates(
         if about_references:
             item.score += REFERENCE_BONUS
             item.reasons.append("question is about a reference")
-        if re.search(rf"\[{re.escape(label)}\]|reference {re.escape(label)}\b", question.question):
+        if ref is asked_entry:
             item.score += NAMED_OBJECT_BONUS
-            item.reasons.append(f"question names reference {label}")
+            item.reasons.append(f"the entry at the position the question names ({position})")
         add(item, ref.raw, "citation")
 
     items.sort(key=lambda item: -item.score)

@@ -20,8 +20,8 @@ in the localized sentences) and answers:
   figure listing for "which X follows Y"; options the passages support equally (often none of
   them printed verbatim) are told apart by embedding: the option closest in meaning to a
   passage sentence, weighted by the passage's score; only labels that exist;
-* **freeform**: the chosen option's text, else the computed value, else the first author of a
-  referenced entry, else the best-supported short span of the best evidence sentence;
+* **freeform**: the chosen option's text, else the computed value, else what the question asks
+  of the bibliography entry at the position it names, else the best-supported short span of the best evidence sentence;
 * **tables** through :mod:`littrace.read.tables`.
 
 Example:
@@ -41,9 +41,11 @@ import numpy as np
 from littrace.corpus.model import PaperObject
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.charts import chart_answer
+from littrace.read.choice import aligned_choice
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
 from littrace.read.model import Fact, PaperContext, Synthesis, SynthesisInput
+from littrace.read.references import asked_entry, entry_answer
 from littrace.read.tables import cell_fact, find_cell, paper_tables, subject_terms, table_rows
 from littrace.read.text import (
     contains_phrase,
@@ -69,8 +71,6 @@ _PANEL = re.compile(r"\(([a-z])\)")
 _COEFFICIENT = re.compile(r"\b(?:coefficient|weight(?:s|ed)?|multipl(?:ies|ied))\b", re.I)
 _TERM_WITH_FACTOR = re.compile(r"(\d+(?:\.\d+)?)\s*\*?\s*([A-Za-z][\w]*)")
 _ARTICLES = {"a", "an", "the"}
-_FIRST_AUTHOR = re.compile(r"\bfirst author\b", re.I)
-_AUTHOR = re.compile(r"^\s*\[?[^\]]*\]\s*([^,.]+(?:\.[^,.]+)?)")
 # Sentences embedded per question for semantic option support, best passages first.
 _MAX_SENTENCES = 64
 
@@ -346,17 +346,11 @@ def _match_option(question: Question, value: Value | str) -> str | None:
     return None
 
 
-def first_author(data: SynthesisInput) -> str | None:
-    """The first author as printed in the best located bibliography entry."""
-    if not _FIRST_AUTHOR.search(data.question.question):
-        return None
-    for item in data.evidence:
-        if item.source_type == "citation_context" and item.locator.get("section") == "References":
-            match = _AUTHOR.match(item.text)
-            if match:
-                author = re.split(r"\s+and\s+", match.group(1))[0].strip()
-                return author or None
-    return None
+def reference_answer(data: SynthesisInput) -> str | None:
+    """What the question asks of the bibliography entry at the position it names."""
+    contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
+    found = asked_entry(data.question.question, contexts)
+    return entry_answer(data.question.question, found[1]) if found else None
 
 
 def answer_span(question: Question, data: SynthesisInput) -> str | None:
@@ -418,6 +412,11 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         if compared is not None:
             chosen, compared_facts, how = compared
             facts.extend(compared_facts)
+        aligned = aligned_choice(question, data) if chosen is None else None
+        if aligned is not None:
+            chosen, how = aligned.label, f"alignment: {aligned.how}"
+            facts.extend(aligned.facts)
+            steps.append({"step": "alignment", "support": aligned.support})
         for special, name in (
             (_successor, "successor"),
             (_panel_count, "panel count"),
@@ -445,9 +444,9 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         options = {o.label: o.text for o in question.multiple_choice_options or []}
         text = (
             options.get(chosen or "")
+            or reference_answer(data)
             or _coefficient(question, data)
             or (value.text if value else None)
-            or first_author(data)
             or answer_span(question, data)
             or ""
         )

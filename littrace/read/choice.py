@@ -1,0 +1,271 @@
+"""Multiple choice by alignment with table cells (issue: reading that generalizes).
+
+LitTraceQA's distractors are usually other cells of the table the answer comes from, so an
+option's number appearing in the located table proves nothing. Instead:
+
+* **value options** (each option prints one or more numbers): an option's support is, for
+  each of its numbers, the best alignment (:func:`littrace.read.units.align`) of a cell that
+  prints that number, averaged over its numbers; the cell must say what the question asks
+  (its row and column paths), not merely hold the value;
+* **extreme questions** ("which method is best on X"): each option names a row; the column is
+  the one whose header path the question names best; the option whose row holds the extreme
+  value wins, lower-is-better read from the question, caption and header;
+* **bibliography questions** (:mod:`littrace.read.references`): the option printed in the
+  entry at the asked position, or in the entries cited by the sentences that best match the
+  question ("which work is cited for X").
+
+Only a clear winner is returned (support above zero and ahead of the runner-up), with its
+grounds for the trace; otherwise the caller falls back to other evidence.
+
+Example:
+    >>> choice = aligned_choice(question, data)  # doctest: +SKIP
+    >>> choice.label, choice.how  # doctest: +SKIP
+    ('C', "Table 1 row ('Bio', 'NER', 'JNLPBA') column ('SCIBERT', 'Frozen') = 75.77")
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from littrace.corpus.model import PaperObject
+from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
+from littrace.read.heuristic import question_query
+from littrace.read.model import Fact, PaperContext, SynthesisInput
+from littrace.read.references import (
+    cited_for,
+    entry_at,
+    entry_support,
+    mentions_references,
+    reference_position,
+)
+from littrace.read.tables import paper_tables, subject_name
+from littrace.read.text import coverage, numbers, same_number, terms
+from littrace.read.units import (
+    Alignment,
+    TableCell,
+    align,
+    label_share,
+    path_score,
+    question_terms,
+    table_cells,
+)
+from littrace.schema import Question
+
+__all__ = ["Choice", "aligned_choice", "reference_choice"]
+
+# The winner must lead the runner-up by this much of its own support.
+_MARGIN = 0.05
+# An option names a row when it names at least this share of the row's innermost label.
+_ROW_NAMED = 0.5
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The option chosen by alignment, every option's support, and why."""
+
+    label: str
+    support: dict[str, float]
+    how: str
+    facts: list[Fact] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Table:
+    context: PaperContext
+    obj: PaperObject
+    cells: list[TableCell]
+    weight: float
+
+
+def _tables(question: Question, data: SynthesisInput) -> list[_Table]:
+    """The selected papers' tables as observation units, weighted by how much of the
+    question their caption covers (a located table counts as fully covered)."""
+    query = dict.fromkeys(terms(question.question), 1.0)
+    located = {
+        (item.paper_id, item.locator.get("table_id"))
+        for item in data.evidence
+        if item.source_type == "table"
+    }
+    tables = []
+    for paper_id in data.papers:
+        context = data.contexts.get(paper_id)
+        if context is None:
+            continue
+        for obj in paper_tables(context):
+            cells = table_cells(obj.cells)
+            if not cells:
+                continue
+            caption = 1.0 if (paper_id, obj.scorer_id) in located else coverage(query, obj.caption)
+            tables.append(_Table(context, obj, cells, 0.75 + 0.25 * caption))
+    return tables
+
+
+def _fact(table: _Table, cell: TableCell) -> Fact:
+    chunk = next(
+        (c.chunk_id for c in table.context.chunks if c.object_id == table.obj.object_id), ""
+    )
+    return Fact(
+        table.context.paper_id,
+        chunk,
+        cell.text,
+        cell.value,
+        "%" if "%" in cell.text else "",
+        " / ".join(cell.row_path),
+        f"{table.obj.scorer_id}: {' / '.join(cell.column_path)}",
+    )
+
+
+def _grounds(table: _Table, cell: TableCell) -> str:
+    return f"{table.obj.scorer_id} row {cell.row_path} column {cell.column_path} = {cell.text}"
+
+
+def _winner(support: dict[str, float]) -> str | None:
+    ranked = sorted(support.items(), key=lambda item: -item[1])
+    if not ranked or ranked[0][1] <= 0:
+        return None
+    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < _MARGIN * ranked[0][1]:
+        return None
+    return ranked[0][0]
+
+
+def value_choice(question: Question, tables: list[_Table]) -> Choice | None:
+    """The option whose numbers sit in the cells that best say what the question asks."""
+    options = question.multiple_choice_options or []
+    printed = {o.label: [n.text for n in numbers(o.text)] for o in options}
+    if not options or not all(printed.values()):
+        return None
+    wanted = question_terms(question.question)
+    support: dict[str, float] = {}
+    best_cells: dict[str, list[tuple[Alignment, _Table]]] = {}
+    for option in options:
+        found = []
+        for number in printed[option.label]:
+            best: tuple[float, Alignment, _Table] | None = None
+            for table in tables:
+                subject = question_terms(subject_name(table.context))
+                for cell in table.cells:
+                    if cell.value is None or not same_number(cell.value, number):
+                        continue
+                    alignment = align(wanted, cell, subject)
+                    score = alignment.score * table.weight
+                    if best is None or score > best[0]:
+                        best = (score, alignment, table)
+            if best is not None:
+                found.append((best[1], best[2]))
+            support[option.label] = support.get(option.label, 0.0) + (best[0] if best else 0.0)
+        support[option.label] = round(support[option.label] / len(printed[option.label]), 4)
+        best_cells[option.label] = found
+    label = _winner(support)
+    if label is None:
+        return None
+    grounds = best_cells[label]
+    return Choice(
+        label,
+        support,
+        "; ".join(_grounds(table, a.cell) for a, table in grounds),
+        [_fact(table, a.cell) for a, table in grounds],
+    )
+
+
+def extreme_choice(question: Question, tables: list[_Table]) -> Choice | None:
+    """For "which ... is best/lowest ...": the option whose row holds the extreme value of the
+    column the question names best."""
+    text = question.question
+    wants_max, wants_min = bool(MAX_WORDS.search(text)), bool(MIN_WORDS.search(text))
+    options = question.multiple_choice_options or []
+    if not options or wants_max == wants_min or any(numbers(o.text) for o in options):
+        return None
+    named = {o.label: question_terms(o.text) for o in options}
+    wanted = question_terms(text) - frozenset().union(*named.values())
+    best: tuple[float, Choice] | None = None
+    for table in tables:
+        columns: dict[tuple[str, ...], float] = {}
+        for cell in table.cells:
+            if cell.column_path not in columns:
+                columns[cell.column_path] = path_score(cell.column_path, wanted)
+        column, column_score = max(columns.items(), key=lambda item: item[1])
+        if column_score <= 0:
+            continue
+        values: dict[str, TableCell] = {}
+        for label, option_terms in named.items():
+            rows = [
+                (label_share(cell.row_path[-1], option_terms), cell)
+                for cell in table.cells
+                if cell.column_path == column and cell.value is not None and cell.row_path
+            ]
+            rows = [(share, cell) for share, cell in rows if share >= _ROW_NAMED]
+            if rows:
+                values[label] = max(rows, key=lambda item: item[0])[1]
+        if len(values) < 2:
+            continue
+        lower = lower_is_better(text, table.obj.caption, " ".join(column))
+        if wants_min and not lower:
+            lower = True
+        elif wants_min and lower and "worst" in text.lower():
+            lower = False
+        pick = min if lower else max
+        label = pick(values, key=lambda lab: values[lab].value or 0.0)
+        confidence = column_score * table.weight * len(values) / len(options)
+        cell = values[label]
+        choice = Choice(
+            label,
+            {lab: float(c.value or 0.0) for lab, c in values.items()},
+            f"{'min' if lower else 'max'} of column {column} in {table.obj.scorer_id}: "
+            + _grounds(table, cell),
+            [_fact(table, c) for c in values.values()],
+        )
+        if best is None or confidence > best[0]:
+            best = (confidence, choice)
+    return best[1] if best else None
+
+
+# Entries cited by the best-matching sentences that can support an option.
+_CITED_ENTRIES = 5
+
+
+def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """The option printed in the bibliography entry the question asks about."""
+    options = question.multiple_choice_options or []
+    named = all(any(ch.isalpha() for ch in option.text) for option in options)
+    if not options or not named or not mentions_references(question.question):
+        return None
+    position = reference_position(question.question)
+    query = question_query(question, data.plan, 1.0)
+    support = {o.label: 0.0 for o in options}
+    grounds: dict[str, tuple[str, Fact]] = {}
+    for paper_id in data.papers:
+        context = data.contexts.get(paper_id)
+        if context is None or not context.references:
+            continue
+        if position is not None:
+            entry = entry_at(context.references, position)
+            scored = [(entry, 1.0, f"entry {position} of the references")] if entry else []
+        else:
+            scored = [
+                (cited.reference, cited.score, f"cited on p.{cited.page}: {cited.sentence[:80]}")
+                for cited in cited_for(query, context)[:_CITED_ENTRIES]
+            ]
+        for entry, weight, why in scored:
+            for option in options:
+                value = weight * entry_support(option.text, entry.raw)
+                if value > support[option.label]:
+                    support[option.label] = round(value, 4)
+                    fact = Fact(paper_id, "", entry.raw, None, "", entry.label, "reference")
+                    grounds[option.label] = (f"{why} [{entry.label}] {entry.raw[:80]}", fact)
+    label = _winner(support)
+    if label is None:
+        return None
+    why, fact = grounds[label]
+    return Choice(label, support, why, [fact])
+
+
+def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """The option chosen by aligning the question with the selected papers' bibliography
+    entries or table cells."""
+    found = reference_choice(question, data)
+    if found is not None:
+        return found
+    tables = _tables(question, data)
+    if not tables:
+        return None
+    return value_choice(question, tables) or extreme_choice(question, tables)

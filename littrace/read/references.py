@@ -1,0 +1,207 @@
+"""Questions about a paper's bibliography, answered from its parsed reference list.
+
+* **Positional**: "the 24th reference", "the third entry of the reference list", "the last
+  reference", "reference [12]". A numbered list is read by its printed numbers; an author-year
+  list by position, since its entries carry no numbers.
+* **Cited for X**: "which work does the paper cite for SuperPAL": the references cited by the
+  body sentences that best match the question.
+
+An option is supported by an entry when most of the option's terms are in the entry as
+printed (author names and title), so "Zaki MM" and "Ernst et al. (2021), Summary-source
+proposition-level alignment" both find their entries.
+
+Example:
+    >>> reference_position("Who is the first author of the 4th reference?")
+    4
+    >>> reference_position("What is the title of the last entry in its bibliography?")
+    -1
+    >>> reference_position("Which dataset has the 2nd largest size?") is None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from littrace.corpus.model import Reference
+from littrace.read.model import PaperContext
+from littrace.read.text import Query, terms
+
+__all__ = [
+    "CitedEntry",
+    "asked_entry",
+    "citation_ids",
+    "cited_for",
+    "entry_answer",
+    "entry_at",
+    "entry_support",
+    "first_author",
+    "mentions_references",
+    "reference_position",
+]
+
+_ABOUT_REFERENCES = re.compile(
+    r"\b(?:references?|bibliograph\w*|cit(?:e|es|ed|ing|ations?)|entry|entries)\b", re.I
+)
+_ORDINAL_WORDS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
+_ORDINAL = re.compile(
+    r"\b(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(_ORDINAL_WORDS) + r"|last|final))\s+"
+    r"(?:\w+\s+){0,2}?(?:references?|entry|entries|citations?|items?|works?)\b",
+    re.I,
+)
+_NAMED = re.compile(r"\breference\s*(?:number\s*|no\.\s*)?\[?(\d+)\]?|\[(\d+)\]", re.I)
+# An option is an entry's when this share of its terms is printed in the entry.
+_ENTRY_SHARE = 0.6
+
+
+def mentions_references(question: str) -> bool:
+    """Whether the question is about the bibliography or what a paper cites."""
+    return bool(_ABOUT_REFERENCES.search(question))
+
+
+def reference_position(question: str) -> int | None:
+    """The 1-based position of the bibliography entry the question asks about (-1: the last),
+    or None when it asks about no particular entry."""
+    if not mentions_references(question):
+        return None
+    named = _NAMED.search(question)
+    if named:
+        return int(named.group(1) or named.group(2))
+    ordinal = _ORDINAL.search(question)
+    if ordinal is None:
+        return None
+    if ordinal.group(1):
+        return int(ordinal.group(1))
+    word = ordinal.group(2).lower()
+    return -1 if word in ("last", "final") else _ORDINAL_WORDS[word]
+
+
+def entry_at(references: Sequence[Reference], position: int) -> Reference | None:
+    """The entry printed with number ``position`` in a numbered list, else the entry at that
+    position of the list (-1: the last one)."""
+    if not references:
+        return None
+    if position == -1:
+        return references[-1]
+    if _numbered(references):
+        ids = citation_ids(references)
+        return next((ref for ref in references if ids[ref.label] == str(position)), None)
+    return references[position - 1] if 0 < position <= len(references) else None
+
+
+def _numbered(references: Sequence[Reference]) -> bool:
+    return all(re.fullmatch(r"\[?\d+[a-z]?[\].]?", ref.label.strip()) for ref in references)
+
+
+def citation_ids(references: Sequence[Reference]) -> dict[str, str]:
+    """Each entry's label -> its citation id as a scorer compares it: the printed number of a
+    numbered list ("[24]" -> "24"), the 1-based position in an author-year list."""
+    if _numbered(references):
+        return {ref.label: re.sub(r"[^\da-z]", "", ref.label) for ref in references}
+    return {ref.label: str(position) for position, ref in enumerate(references, start=1)}
+
+
+def entry_support(option: str, entry: str) -> float:
+    """The share of ``option``'s terms printed in ``entry`` (0 below the entry threshold)."""
+    wanted = set(terms(option))
+    if not wanted:
+        return 0.0
+    share = len(wanted & set(terms(entry))) / len(wanted)
+    return share if share >= _ENTRY_SHARE else 0.0
+
+
+def first_author(entry: Reference) -> str:
+    """The first author as printed: the raw entry up to the first comma or " and ", after its
+    number."""
+    raw = re.sub(r"^\s*(?:\[\d+\]|\d+\.)\s*", "", entry.raw)
+    # An author ends at a comma, " and ", or a period after a word (not after an initial).
+    head = re.split(r",|\s+and\s+|(?<=[a-z]{2})\.\s+", raw, maxsplit=1)[0].strip()
+    return head or entry.first_author
+
+
+_AUTHOR = re.compile(r"\bauthors?\b", re.I)
+_TITLE = re.compile(r"\btitle\b", re.I)
+
+
+def entry_answer(question: str, entry: Reference) -> str:
+    """What the question asks of an entry: its first author, its title, else the entry."""
+    if _AUTHOR.search(question):
+        return first_author(entry)
+    if _TITLE.search(question) and entry.title:
+        return entry.title
+    return entry.raw
+
+
+def asked_entry(question: str, contexts: Sequence[PaperContext]) -> tuple[str, Reference] | None:
+    """(paper id, entry) of the first of ``contexts`` that has the entry the question asks
+    about by position."""
+    position = reference_position(question)
+    if position is None:
+        return None
+    for context in contexts:
+        entry = entry_at(context.references, position)
+        if entry is not None:
+            return context.paper_id, entry
+    return None
+
+
+@dataclass(frozen=True)
+class CitedEntry:
+    """A reference cited by a body sentence, scored by how well the sentence matches."""
+
+    reference: Reference
+    sentence: str
+    page: int
+    score: float
+
+
+def _before_label(sentence: str, label: str) -> str:
+    """The part of ``sentence`` a citation of ``label`` closes: from the previous citation's
+    end (or the sentence start) to where ``label`` is printed; the whole sentence if it is
+    not found. "TCN (Bai et al., 2018), DS-CNN (Zhang et al., 2017)" gives "DS-CNN" for Zhang."""
+    head = re.escape(label.split(",")[0].split()[0].strip("[]"))
+    if not head:
+        return sentence
+    found = re.search(rf"(?<![\w]){head}(?![\w])", sentence)
+    if found is None:
+        return sentence
+    before = sentence[: found.start()]
+    # The previous citation ends at the last closing parenthesis or bracket before it.
+    cut = max(before.rfind(")"), before.rfind("]"))
+    return before[cut + 1 :] if cut >= 0 else before
+
+
+def cited_for(query: Query, context: PaperContext) -> list[CitedEntry]:
+    """The references cited by the body sentences of ``context``, best first: a sentence's
+    match with the question, and when it cites several works, the match of the words each
+    citation closes (the question's "cited for X" names what comes right before X's citation)."""
+    by_label = {ref.label: ref for ref in context.references}
+    found: dict[str, CitedEntry] = {}
+    for citation in context.citations:
+        whole = query.score(citation.sentence)
+        if whole <= 0:
+            continue
+        for label in citation.labels:
+            ref = by_label.get(label)
+            if ref is None:
+                continue
+            score = whole
+            if len(citation.labels) > 1:
+                score = 0.5 * whole + 0.5 * query.score(_before_label(citation.sentence, label))
+            held = found.get(label)
+            if held is None or score > held.score:
+                found[label] = CitedEntry(ref, citation.sentence, citation.page, score)
+    return sorted(found.values(), key=lambda entry: -entry.score)

@@ -1,0 +1,61 @@
+"""Multiple choice by alignment: the cell that says what the question asks, not any cell that
+holds an option's number."""
+
+from __future__ import annotations
+
+from littrace.config import ReadSettings
+from littrace.llm.schemas import Plan
+from littrace.read.choice import aligned_choice
+from littrace.read.localize import localize
+from littrace.read.model import SynthesisInput
+from tests.read.helpers import context
+from tests.read.test_synthesize import ask, run
+from tests.read.test_units import SCIBERT
+
+# Every option is a cell of the same row: the distractors LitTraceQA uses.
+CHEMPROT = ["79.14", "75.03", "68.21", "83.64"]
+
+
+def choose(question: str, options: list[str], paper=None):  # type: ignore[no-untyped-def]
+    question_record = ask(question, options, freeform=False)
+    paper = paper or context(cells=SCIBERT, method="SciBERT")
+    plan = Plan()
+    evidence = localize(
+        question_record, plan, [paper.paper_id], {paper.paper_id: paper}, ReadSettings()
+    )
+    data = SynthesisInput(
+        question_record, plan, [paper.paper_id], {paper.paper_id: paper}, {}, evidence
+    )
+    return aligned_choice(question_record, data)
+
+
+def test_options_from_one_row_are_told_apart_by_their_column_path() -> None:
+    frozen = choose("What does BERT-Base obtain on ChemProt when frozen?", CHEMPROT)
+    assert frozen is not None and frozen.label == "C"
+    assert "('BERT-Base', 'Frozen')" in frozen.how
+    finetuned = choose("How does BERT base do on ChemProt once finetuned?", CHEMPROT)
+    assert finetuned is not None and finetuned.label == "A"
+    assert run(
+        ask("What does BERT-Base obtain on ChemProt when frozen?", CHEMPROT, False),
+        [context(cells=SCIBERT, method="SciBERT")],
+    ) == {"multiple_choice": {"gold": "C"}}
+
+
+def test_no_clear_winner_is_left_to_other_evidence() -> None:
+    # Nothing in the question names a column: every option's cell aligns alike.
+    assert choose("Which value appears for ChemProt?", CHEMPROT) is None
+
+
+def test_an_extreme_question_reads_the_named_column_of_the_options_rows() -> None:
+    options = ["BC5CDR", "JNLPBA", "NCBI-disease", "ChemProt"]
+    best = choose("On which dataset does the frozen BERT-Base score highest?", options)
+    assert best is not None and best.label == "A"  # 85.08
+    worst = choose("On which dataset does the frozen BERT-Base score lowest?", options)
+    assert worst is not None and worst.label == "D"  # 68.21
+
+
+def test_the_entry_at_the_asked_position_chooses_among_author_options() -> None:
+    options = ["B. Gauss", "A. Turing", "C. Noether", "D. Hopper"]
+    picked = choose("Who is the first author of reference [7]?", options, context())
+    assert picked is not None and picked.label == "B"
+    assert "entry 7" in picked.how

@@ -1,0 +1,86 @@
+"""Bibliography questions: the entry at a position, what a paper cites for X."""
+
+from __future__ import annotations
+
+import pytest
+
+from littrace.corpus.model import Citation, Reference
+from littrace.read.references import (
+    citation_ids,
+    cited_for,
+    entry_answer,
+    entry_at,
+    entry_support,
+    first_author,
+    reference_position,
+)
+from littrace.read.text import Query
+from tests.read.helpers import context
+
+
+@pytest.mark.parametrize(
+    ("question", "position"),
+    [
+        ("Who is the first author of the 24th reference cited in the paper?", 24),
+        ("What is the title of the 23rd entry in its reference list?", 23),
+        ("Who wrote the third reference of the paper?", 3),
+        ("What is the index of the last reference?", -1),
+        ("What does reference [12] propose?", 12),
+        ("Which work does the paper cite for gradient checkpointing?", None),
+        ("Which method ranks 2nd on SciDocs?", None),
+    ],
+)
+def test_the_position_a_question_names(question: str, position: int | None) -> None:
+    assert reference_position(question) == position
+
+
+def ref(label: str, raw: str) -> Reference:
+    return Reference("p", label, raw, 9)
+
+
+NUMBERED = [ref("[2]", "[2] Lee CY, Shah MK. Prolonged infection."), ref("[4]", "[4] Zaki MM.")]
+AUTHOR_YEAR = [
+    ref("Ahmad and Afzal, 2018", "Riaz Ahmad and Muhammad Tanvir Afzal. 2018. Cad."),
+    ref("Ammar et al., 2018", "Waleed Ammar, Dirk Groeneveld. 2018. Construction."),
+]
+
+
+def test_numbered_lists_are_read_by_number_and_author_year_lists_by_position() -> None:
+    assert entry_at(NUMBERED, 4) is NUMBERED[1]
+    assert entry_at(NUMBERED, 1) is None  # no entry printed as [1]
+    assert entry_at(AUTHOR_YEAR, 2) is AUTHOR_YEAR[1]
+    assert entry_at(AUTHOR_YEAR, -1) is AUTHOR_YEAR[1]
+    assert citation_ids(NUMBERED) == {"[2]": "2", "[4]": "4"}
+    assert citation_ids(AUTHOR_YEAR) == {"Ahmad and Afzal, 2018": "1", "Ammar et al., 2018": "2"}
+
+
+def test_what_a_question_asks_of_an_entry() -> None:
+    assert first_author(NUMBERED[0]) == "Lee CY"
+    assert first_author(AUTHOR_YEAR[0]) == "Riaz Ahmad"
+    assert (
+        first_author(ref("7", "[7] A. Turing. Negative Sampling Revisited. 2020.")) == "A. Turing"
+    )
+    assert entry_answer("Who is the first author of the 2nd reference?", AUTHOR_YEAR[1]) == (
+        "Waleed Ammar"
+    )
+    assert entry_support("Zaki MM", NUMBERED[1].raw) == 1.0
+    assert entry_support("Lee CY", NUMBERED[1].raw) == 0.0
+
+
+def test_the_work_cited_for_x_is_the_citation_that_closes_x() -> None:
+    sentence = (
+        "Baselines: a temporal convolutional network (Bai et al., 2018) (TCN), depthwise "
+        "separable convolution (Zhang et al., 2017) (DS-CNN), and MLP."
+    )
+    refs = (
+        Reference("p1", "Bai et al., 2018", "Shaojie Bai. 2018. An empirical evaluation.", 9),
+        Reference("p1", "Zhang et al., 2017", "Yundong Zhang. 2017. Hello edge.", 9),
+    )
+    citation = Citation("p1", 6, sentence, ("Bai et al., 2018", "Zhang et al., 2017"), ())
+    paper = context()
+    paper = type(paper)(
+        paper.paper, paper.chunks, paper.objects, {}, 1, refs, (citation,), paper.pages
+    )
+    query = Query({"depthwise": 1.0, "separable": 1.0, "convolution": 1.0}, {})
+    ranked = cited_for(query, paper)
+    assert [c.reference.label for c in ranked] == ["Zhang et al., 2017", "Bai et al., 2018"]
