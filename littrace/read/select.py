@@ -6,15 +6,24 @@ Paper F1 is a third of the score, so the count matters as much as the choice:
    paper: the best-scoring relevant reading that is the group's subject (``covers``).
 2. A question about the papers that cite a named one ("the papers that cite X") adds every
    candidate whose bibliography lists the subject paper's title.
-3. Without any subject paper (a question that leaves its sources unnamed), papers join when
+3. Each paper the question describes by year, with or without a venue ("an ACL 2020 paper
+   that ...", "the 2019 paper it cites", "a 2022 Immunology editorial"), gets the
+   best-scoring read candidate whose pool record has that year and venue (as many as the
+   plan counts when one description stands for several papers: "two ACL 2020 papers").
+4. Without any of those (a question that leaves its sources unnamed), papers join when
    their evidence is sufficient and their score is within ``score_gap`` of the best
    reading's; a single-paper plan keeps one paper.
-4. Nothing relevant: the top candidate, so every answer names a paper.
+5. Nothing relevant: the top candidate, so every answer names a paper.
+6. A question about a selected paper's reference at a position ("its reference [5]") adds
+   the read candidate that entry is (same title).
+7. Another record of a selected work (same title: an arXiv and a proceedings record) joins it.
 
 At most ``read.select.max_papers`` papers are returned, in candidate order.
 
 Example:
-    >>> from littrace.read.model import PaperContext, PaperReading
+    >>> from littrace.corpus.model import PaperRecord, Reference
+from littrace.read.model import PaperContext, PaperReading
+from littrace.read.references import asked_entry
 from littrace.read.text import norm
 from littrace.schema import Question
 
@@ -36,8 +45,10 @@ import re
 from dataclasses import dataclass, field
 
 from littrace.config import SelectSettings
+from littrace.corpus.model import PaperRecord, Reference
 from littrace.llm.schemas import Plan
 from littrace.read.model import PaperContext, PaperReading
+from littrace.read.references import asked_entry
 from littrace.read.text import norm
 from littrace.schema import Question
 
@@ -47,6 +58,54 @@ _CITING = re.compile(
     r"|\bcited\s+by\b",
     re.I,
 )
+
+
+# A year as papers are described: "ACL 2020", "a 2019 paper", "2025 arXiv".
+_YEAR = re.compile(r"(?<![\w.])((?:19|20)\d\d)(?![\w.])")
+# Words before or after a year that may hold its venue ("Findings of EMNLP 2025", "2022
+# Journal of Physics: Conference Series paper").
+_VENUE_WINDOW = 6
+
+
+@dataclass(frozen=True)
+class Description:
+    """A paper the question describes: its year and, when named next to it, its venue."""
+
+    year: int
+    venue: str | None
+
+    def fits(self, paper: PaperRecord) -> bool:
+        if paper.year != self.year:
+            return False
+        return self.venue is None or norm(paper.venue) == norm(self.venue)
+
+    def __str__(self) -> str:
+        return f"{self.venue or ''} {self.year}".strip()
+
+
+def paper_descriptions(question: str, venues: list[str]) -> list[Description]:
+    """The papers ``question`` describes by year, each with the venue among ``venues`` (the
+    candidates' venues) printed next to the year, in question order."""
+    words = question.split()
+    found: list[Description] = []
+    for index, word in enumerate(words):
+        match = _YEAR.search(word)
+        if match is None:
+            continue
+        before = f" {norm(' '.join(words[max(0, index - _VENUE_WINDOW) : index]))}"
+        after = f"{norm(' '.join(words[index + 1 : index + _VENUE_WINDOW + 1]))} "
+        # The venue is printed right before the year ("ACL 2020") or right after it ("2022
+        # Immunology editorial"); the longest name wins ("Findings of EMNLP" over "EMNLP").
+        named = [
+            v
+            for v in venues
+            if norm(v) and (before.endswith(f" {norm(v)}") or after.startswith(f"{norm(v)} "))
+        ]
+        venue = max(named, key=len) if named else None
+        description = Description(int(match.group(1)), venue)
+        if description not in found:
+            found.append(description)
+    return found
 
 
 @dataclass
@@ -61,6 +120,15 @@ def cites(context: PaperContext, title: str) -> bool:
     """Whether ``context``'s bibliography lists a work titled ``title`` (or its main part)."""
     wanted = {norm(title), norm(title.split(":")[0])} - {""}
     return any(norm(ref.title) in wanted for ref in context.references if ref.title)
+
+
+def is_entry(context: PaperContext, entry: Reference) -> bool:
+    """Whether ``context`` is the work a bibliography ``entry`` names (its title, or the title's
+    main part, is the entry's title)."""
+    title = context.paper.title
+    return bool(entry.title) and norm(entry.title) in {norm(title), norm(title.split(":")[0])} - {
+        ""
+    }
 
 
 def select_papers(
@@ -92,6 +160,8 @@ def select_papers(
             cited = next((t for t in subjects if cites(context, t)), None)
             if cited is not None:
                 reasons[reading.paper_id] = f"cites {cited!r}"
+    if question is not None and contexts:
+        _add_described(plan, readings, question, contexts, reasons)
     if not reasons:
         best = max((r.score for r in relevant), default=0.0)
         wanted = 1 if plan.desired_papers == 1 else settings.max_papers
@@ -104,5 +174,63 @@ def select_papers(
                 reasons[reading.paper_id] = f"most relevant, score {reading.score:.3f}"
     if not reasons and readings:
         reasons[readings[0].paper_id] = "top candidate (no relevant reading)"
+    if contexts and question is not None:
+        _add_cited_entry(readings, question, contexts, reasons)
+    if contexts:
+        _add_same_work(readings, contexts, reasons)
     papers = sorted(reasons, key=order.__getitem__)[: settings.max_papers]
     return Selection(papers, {paper: reasons[paper] for paper in papers})
+
+
+def _add_described(
+    plan: Plan,
+    readings: list[PaperReading],
+    question: Question,
+    contexts: dict[str, PaperContext],
+    reasons: dict[str, str],
+) -> None:
+    """Step 3: the best-scoring read candidate that fits each description of the question."""
+    venues = sorted({c.paper.venue for c in contexts.values() if c.paper.venue})
+    descriptions = paper_descriptions(question.question, venues)
+    each = plan.desired_papers if len(descriptions) == 1 else 1
+    ranked = sorted(readings, key=lambda r: -r.score)
+    for description in descriptions:
+        fitting = [
+            r
+            for r in ranked
+            if r.paper_id in contexts and description.fits(contexts[r.paper_id].paper)
+        ]
+        for reading in fitting[: max(1, each)]:
+            reasons.setdefault(reading.paper_id, f"fits the description {str(description)!r}")
+
+
+def _add_cited_entry(
+    readings: list[PaperReading],
+    question: Question,
+    contexts: dict[str, PaperContext],
+    reasons: dict[str, str],
+) -> None:
+    """Step 6: the candidate that is the entry a selected paper lists at the asked position."""
+    found = asked_entry(question.question, [contexts[p] for p in reasons if p in contexts])
+    if found is None:
+        return
+    citing, entry = found
+    for reading in readings:
+        context = contexts.get(reading.paper_id)
+        if context is not None and reading.paper_id not in reasons and is_entry(context, entry):
+            reasons[reading.paper_id] = f"is entry {entry.label} of {citing}'s references"
+            return
+
+
+def _add_same_work(
+    readings: list[PaperReading], contexts: dict[str, PaperContext], reasons: dict[str, str]
+) -> None:
+    """Step 6: candidates whose title is a selected paper's (the same work, another record)."""
+    titles = {norm(contexts[p].paper.title): p for p in reasons if p in contexts}
+    for reading in readings:
+        context = contexts.get(reading.paper_id)
+        if context is None or reading.paper_id in reasons:
+            continue
+        twin = titles.get(norm(context.paper.title))
+        if twin is not None and norm(context.paper.title):
+            reasons[reading.paper_id] = f"another record of {twin}"

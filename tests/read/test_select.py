@@ -104,3 +104,97 @@ def test_papers_citing_a_named_subject_join_it() -> None:
     assert select_papers(plan, readings, SelectSettings()).papers == ["ps"]
     cites_for = question.model_copy(update={"question": "Which work does FuseSieve cite for X?"})
     assert select_papers(plan, readings, SelectSettings(), cites_for, contexts).papers == ["ps"]
+
+
+def _with_record(paper_id: str, title: str, venue: str, year: int):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from tests.read.helpers import context
+
+    made = context(paper_id, title.split(":")[0])
+    return replace(made, paper=replace(made.paper, title=title, venue=venue, year=year))
+
+
+def test_each_paper_the_question_describes_by_venue_and_year_is_selected() -> None:
+    from littrace.read.select import Description, paper_descriptions
+    from littrace.schema import Question
+
+    venues = ["ACL", "NAACL", "Immunology", "Findings of EMNLP", "EMNLP"]
+    text = "The ACL 2020 paper builds a corpus with a tool from the NAACL 2018 paper it cites."
+    assert paper_descriptions(text, venues) == [
+        Description(2020, "ACL"),
+        Description(2018, "NAACL"),
+    ]
+    assert paper_descriptions("a 2022 Immunology editorial", venues) == [
+        Description(2022, "Immunology")
+    ]
+    assert paper_descriptions("a Findings of EMNLP 2025 paper", venues) == [
+        Description(2025, "Findings of EMNLP")
+    ]
+    assert paper_descriptions("the 2019 paper that pretrains BERT", venues) == [
+        Description(2019, None)
+    ]
+    papers = [
+        _with_record("corpus", "OpenCorpus: papers", "ACL", 2020),
+        _with_record("graph", "LitGraph: a literature graph", "NAACL", 2018),
+        _with_record("other", "Other: a 2020 NAACL paper", "NAACL", 2020),
+    ]
+    contexts = {c.paper_id: c for c in papers}
+    readings = [
+        reading("corpus", 0.5),
+        reading("other", 0.45),
+        reading("graph", 0.3, sufficient=False),
+    ]
+    question = Question(
+        query_id="q", benchmark="LitTraceQA", question=text, answer_types=["freeform"]
+    )
+    selection = select_papers(Plan(), readings, SelectSettings(), question, contexts)
+    assert selection.papers == ["corpus", "graph"]
+    assert selection.reasons["graph"] == "fits the description 'NAACL 2018'"
+
+
+def test_another_record_of_a_selected_work_joins_it() -> None:
+    from littrace.schema import Question
+
+    papers = [
+        _with_record("proc", "SciBERT: A Pretrained Language Model", "EMNLP", 2019),
+        _with_record("arxiv", "SciBERT: a pretrained language model", "arXiv", 2019),
+        _with_record("else", "Other: a model", "EMNLP", 2019),
+    ]
+    contexts = {c.paper_id: c for c in papers}
+    readings = [reading("proc", 0.6), reading("else", 0.5), reading("arxiv", 0.4)]
+    question = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="What does it score?",
+        answer_types=["freeform"],
+    )
+    selection = select_papers(
+        Plan(desired_papers=1), readings, SelectSettings(), question, contexts
+    )
+    assert selection.papers == ["proc", "arxiv"]
+    assert selection.reasons["arxiv"] == "another record of proc"
+
+
+def test_the_work_at_the_asked_reference_position_joins_the_citing_paper() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.model import Reference
+    from littrace.schema import Question
+
+    citing = _with_record("cite", "CiteTool: a reader", "arXiv", 2023)
+    entry = Reference(
+        "cite", "5", "[5] I. B. 2019. SciModel: a model. In EMNLP.", 9, "B", "SciModel"
+    )
+    citing = replace(citing, references=(entry,))
+    cited = _with_record("sci", "SciModel: A Pretrained Model", "EMNLP", 2019)
+    other = _with_record("other", "Other: a model", "EMNLP", 2021)
+    contexts = {c.paper_id: c for c in (citing, cited, other)}
+    readings = [reading("cite", 0.6), reading("other", 0.5), reading("sci", 0.4, sufficient=False)]
+    text = "A 2023 arXiv paper lists a model as its reference [5]. What does that model reach?"
+    question = Question(
+        query_id="q", benchmark="LitTraceQA", question=text, answer_types=["freeform"]
+    )
+    selection = select_papers(Plan(), readings, SelectSettings(), question, contexts)
+    assert selection.papers == ["cite", "sci"]
+    assert selection.reasons["sci"] == "is entry 5 of cite's references"
