@@ -1,9 +1,11 @@
 """Table cells by row entity and column description: the lookup the localizer, the
-synthesizer and table assembly share.
+synthesizer and table assembly share, over the table's observation units
+(:mod:`littrace.read.units`: every header level and label column, spans filled).
 
-A row matches when at least half of its label's terms are in the entity (an exact label
-always matches); a header matches with any shared term; the best product of the two shares
-wins. "w/o" reads as "without", so "the variant without the router" finds "w/o router".
+A row matches when the entity names at least half of its innermost label's terms (an exact
+label always matches); a column when the description names some of its header path (the mean
+share over the header levels); the best product of the two wins. "w/o" reads as "without", so
+"the variant without the router" finds "w/o router".
 
 Example:
     >>> cells = (("Method", "SciDocs-S"), ("BM25", "31.2"), ("SparseSieve", "41.2%"))
@@ -16,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from littrace.read.text import norm, terms
+from littrace.read.units import label_share, path_score, question_terms, table_cells, transposed
 
 Cells = tuple[tuple[str, ...], ...]
 _SYNONYMS = {"w/o": "without", "w/": "with"}
@@ -24,12 +27,6 @@ _SYNONYMS = {"w/o": "without", "w/": "with"}
 def label_terms(text: str) -> set[str]:
     """Terms of a row label or header, with "w/o" read as "without"."""
     return {_SYNONYMS.get(term, term) for term in terms(text.replace("w/o ", "w/o "))}
-
-
-def match_share(label: str, query_terms: set[str]) -> float:
-    """The share of ``label``'s terms that ``query_terms`` contains (0 for an empty label)."""
-    own = label_terms(label)
-    return len(own & query_terms) / len(own) if own else 0.0
 
 
 @dataclass(frozen=True)
@@ -42,30 +39,29 @@ class CellMatch:
     score: float
 
 
-def lookup_cell(cells: Cells, entity: str, column: str) -> CellMatch | None:
-    """The cell whose row label best matches ``entity`` and header best matches ``column``.
-
-    A row must match with at least half of its label's terms; the header with at least one
-    term; the best product of the two shares wins.
-    """
-    if len(cells) < 2:
-        return None
-    header = cells[0]
-    entity_terms = label_terms(entity)
-    column_terms = label_terms(column)
+def lookup_cell(
+    cells: Cells, entity: str, column: str, *, both_ways: bool = False
+) -> CellMatch | None:
+    """The cell whose row label best matches ``entity`` and header path best matches
+    ``column`` (see the module doc); ``column`` is the header levels joined by " / ".
+    ``both_ways`` also reads the table transposed, for an entity printed as a column header
+    (a table answer's row entities)."""
+    entity_terms = question_terms(entity)
+    column_terms = question_terms(column)
     best: CellMatch | None = None
-    for row in cells[1:]:
-        if not row:
+    units = table_cells(cells) + (table_cells(transposed(cells)) if both_ways else [])
+    for cell in units:
+        if not cell.row_path:
             continue
-        row_score = match_share(row[0], entity_terms)
-        exact = norm(row[0]) == norm(entity)
-        if row_score < 0.5 and not exact:
+        label = cell.row_path[-1]
+        exact = norm(label) == norm(entity)
+        row_score = 1.0 if exact else label_share(label, entity_terms)
+        if row_score < 0.5:
             continue
-        for j in range(1, min(len(row), len(header))):
-            col_score = match_share(header[j], column_terms)
-            if col_score <= 0:
-                continue
-            score = (1.0 if exact else row_score) * col_score
-            if best is None or score > best.score:
-                best = CellMatch(row[j], row[0], header[j], round(score, 6))
+        col_score = path_score(cell.column_path, column_terms)
+        if col_score <= 0:
+            continue
+        score = round(row_score * col_score, 6)
+        if best is None or score > best.score:
+            best = CellMatch(cell.text, label, " / ".join(cell.column_path), score)
     return best

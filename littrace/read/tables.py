@@ -36,6 +36,7 @@ from littrace.read.text import (
     sentences,
     terms,
 )
+from littrace.read.units import path_score, question_terms, table_cells, transposed
 from littrace.schema import TableColumn
 
 _TRUE = {"yes", "true", "y", "1", "✓", "x"}
@@ -70,7 +71,7 @@ def best_table_cell(
     for obj in objects:
         if obj.kind != "table" or not obj.cells:
             continue
-        match = lookup_cell(obj.cells, entity, column)
+        match = lookup_cell(obj.cells, entity, column, both_ways=True)
         if match and (found is None or match.score > found[1].score):
             found = (obj, match)
     return found
@@ -205,8 +206,24 @@ def _row_ledger(data: SynthesisInput, key: TableColumn) -> list[tuple[str, Paper
     tables = paper_tables(context)
     if not tables:
         return []
-    best = max(tables, key=lambda obj: coverage(query, f"{obj.caption} {' '.join(obj.cells[0])}"))
-    return [(row[0], context) for row in best.cells[1:] if row and row[0].strip()]
+    units = {id(obj): table_cells(obj.cells) for obj in tables}
+
+    def fit(obj: PaperObject) -> float:
+        headers = {level for cell in units[id(obj)] for level in cell.column_path}
+        return coverage(query, f"{obj.caption} {' '.join(headers)}")
+
+    best = max(tables, key=fit)
+    cells = units[id(best)]
+    # A table printed with the schema's entities as columns is read transposed: its value
+    # columns (the schema's other names) are then its row labels.
+    schema = data.question.table_schema or []
+    wanted = question_terms(" ".join(c.name for c in schema if not c.is_row_key))
+    as_rows = sum(path_score(c.column_path, wanted) for c in cells)
+    flipped = table_cells(transposed(best.cells))
+    if sum(path_score(c.column_path, wanted) for c in flipped) > as_rows:
+        cells = flipped
+    labels = dict.fromkeys(cell.row_path[-1] for cell in cells if cell.row_path)
+    return [(label, context) for label in labels]
 
 
 def _located_value(

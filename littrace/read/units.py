@@ -42,6 +42,7 @@ __all__ = [
     "row_score",
     "table_cells",
     "terms_match",
+    "transposed",
 ]
 
 Grid = Sequence[Sequence[str]]
@@ -161,6 +162,13 @@ def table_cells(grid: Grid) -> list[TableCell]:
             if text:
                 cells.append(TableCell(i, j, row_path, column_paths[j], text, parse_value(text)))
     return cells
+
+
+def transposed(grid: Grid) -> tuple[tuple[str, ...], ...]:
+    """``grid`` with rows and columns swapped (short rows padded), for tables printed with
+    their entities as columns ("n-Si | p-Si" over rows of coefficients)."""
+    width = _width(grid)
+    return tuple(tuple(row[j] if j < len(row) else "" for row in grid) for j in range(width))
 
 
 def _tokens(text: str) -> set[str]:

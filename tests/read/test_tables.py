@@ -66,3 +66,39 @@ def test_the_listed_rows_fix_the_ledger_and_each_row_reads_its_own_paper() -> No
         {"Method": "FlowRelay", "nDCG@10 on SciDocs-S": 50.5},
     ]
     assert how == "listed rows" and {fact.paper_id for fact in facts} == {"pa", "pb"}
+
+
+def test_a_cell_under_a_second_header_level_is_found() -> None:
+    grid = (
+        ("Model", "AUC-PR", "", "AUC-ROC", ""),
+        ("", "Mean", "Std", "Mean", "Std"),
+        ("MLP-Overlap", "0.696", "0.288", "0.901", "0.101"),
+    )
+    found = lookup_cell(grid, "MLP-Overlap", "AUC-PR Std")
+    assert found is not None and (found.value, found.column) == ("0.288", "AUC-PR / Std")
+
+
+def test_a_table_with_its_entities_as_columns_is_read_transposed() -> None:
+    grid = (("Coefficient", "n-Si", "p-Si"), ("πt (TPa^-1)", "-176", "-663"), ("πl", "-312", "718"))
+    assert lookup_cell(grid, "p-Si", "πt (TPa^-1)") is None
+    found = lookup_cell(grid, "p-Si", "πt (TPa^-1)", both_ways=True)
+    assert found is not None and found.value == "-663"
+    schema = [
+        TableColumn(name="Material", type="string", is_row_key=True),
+        TableColumn(name="πt (TPa^-1)", type="number", is_row_key=False),
+        TableColumn(name="πl", type="number", is_row_key=False),
+    ]
+    question = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="Give the piezoresistive coefficients of each material.",
+        answer_types=["table"],
+        table_schema=schema,
+    )
+    paper = context("pa", "Sensor", cells=grid)
+    rows, _, how = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
+    assert how == "table rows"
+    assert rows == [
+        {"Material": "n-Si", "πt (TPa^-1)": -176, "πl": -312},
+        {"Material": "p-Si", "πt (TPa^-1)": -663, "πl": 718},
+    ]
