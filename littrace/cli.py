@@ -13,7 +13,6 @@ Example:
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -211,8 +210,7 @@ def answer(
                 raise UserError(str(error)) from error
         submission = artifact.path / SUBMISSION_FILE
         if out is not None:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(submission, out)
+            _copy_submission(submission, out)
         _print_json(
             {
                 "artifact": str(artifact.path),
@@ -221,6 +219,15 @@ def answer(
                 **artifact.manifest.tables,
             }
         )
+
+
+def _copy_submission(submission: Path, out: Path) -> None:
+    """Write the (already validated) submission to ``out`` atomically: a reader of ``out``
+    sees the old file or the whole new one, never a part."""
+    from littrace.read.writer import write_submission
+
+    lines = submission.read_text(encoding="utf-8").splitlines()
+    write_submission(out, (json.loads(line) for line in lines if line.strip()))
 
 
 def _answer_settings(settings: Settings, reader: str | None, llm: str | None) -> Settings:
@@ -612,6 +619,9 @@ def demo(
     synthetic_only: Annotated[
         bool, typer.Option("--synthetic-only", help="Add no real PDFs.")
     ] = False,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Also write the submission to this path.")
+    ] = None,
 ) -> None:
     """Run the whole pipeline through Prefect on a generated synthetic corpus plus real PDFs
     (ingest, index, answer, evaluate), then write the HTML report; a second run finishes
@@ -634,6 +644,7 @@ def demo(
             gold=synth / "gold.jsonl",
             pdfs=synth / "pdfs",
             pool=synth / "paper_metadata.jsonl",
+            out=out,
         )
 
 
@@ -647,6 +658,10 @@ def run(
         Path | None, typer.Option("--gold", help="Gold JSONL: score the run and report it.")
     ] = None,
     split: Annotated[str, typer.Option("--split", help="Name of the answered split.")] = "test",
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Also write the validated submission to this path."),
+    ] = None,
 ) -> None:
     """Run the whole pipeline through Prefect on real data: ingest the pool and PDFs, index,
     answer the questions, and (with --gold) evaluate; then write the HTML report."""
@@ -658,11 +673,19 @@ def run(
         if not pdfs.is_dir():
             raise UserError(f"PDF folder not found: {pdfs}")
         parameters = {"pool": pool, "pdfs": pdfs, "questions": questions, "gold": gold}
-        _run_pipeline(options, {**parameters, "split": split}, gold=gold, pdfs=pdfs, pool=pool)
+        _run_pipeline(
+            options, {**parameters, "split": split}, gold=gold, pdfs=pdfs, pool=pool, out=out
+        )
 
 
 def _run_pipeline(
-    options: GlobalOptions, parameters: dict[str, Any], *, gold: Path | None, pdfs: Path, pool: Path
+    options: GlobalOptions,
+    parameters: dict[str, Any],
+    *,
+    gold: Path | None,
+    pdfs: Path,
+    pool: Path,
+    out: Path | None = None,
 ) -> None:
     """The ``pipeline`` flow with the global options, then the report and a JSON summary."""
     settings = options.settings()
@@ -675,6 +698,8 @@ def _run_pipeline(
         **parameters, config=options.config, profile=options.profile, overrides=overrides
     )
     answered = summary["answer"]
+    if out is not None:
+        _copy_submission(Path(answered["submission"]), out)
     report_path = _write_report(
         settings, answered["artifact"], gold, None, pdfs, pool, summary["run_id"]
     )
@@ -685,6 +710,7 @@ def _run_pipeline(
             "composite_score": evaluated.get("composite_score"),
             "metrics": evaluated.get("metrics"),
             "submission": answered["submission"],
+            "copied_to": str(out) if out else None,
             "report": str(report_path),
             "seconds": round(time.perf_counter() - started, 2),
         }

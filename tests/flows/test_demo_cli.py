@@ -46,12 +46,20 @@ def test_run_answers_and_scores_a_given_pool(
     root = tmp_path / "artifacts"
     args = ["--profile", "test", "--artifacts", str(root), "run", "--pool", str(synth.pool)]
     args += ["--pdfs", str(synth.pdf_dir), "--questions", str(synth.questions)]
-    result = CliRunner().invoke(app, [*args, "--gold", str(synth.gold), "--split", "dev"])
+    out = tmp_path / "mine" / "submission.jsonl"
+    args += ["--gold", str(synth.gold), "--split", "dev", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout[result.stdout.index("{") :])
     assert summary["metrics"]["paper_f1_macro"] > 0.5
     assert Path(summary["submission"]) == root / "submissions" / "dev.jsonl"
     assert Path(summary["report"]).is_file()
+    # --out holds the same validated records as the split's submission.
+    assert summary["copied_to"] == str(out)
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    stored = Path(summary["submission"]).read_text(encoding="utf-8").splitlines()
+    assert records == [json.loads(line) for line in stored]
+    assert not list(out.parent.glob(".*.tmp"))
 
 
 def test_run_names_a_missing_input(tmp_path: Path) -> None:
