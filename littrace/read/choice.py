@@ -51,7 +51,7 @@ from littrace.read.units import (
 )
 from littrace.schema import Question
 
-__all__ = ["Choice", "aligned_choice", "reference_choice"]
+__all__ = ["Choice", "TableUnits", "aligned_choice", "reference_choice", "table_units"]
 
 # The winner must lead the runner-up by this much of its own support.
 _MARGIN = 0.05
@@ -70,14 +70,30 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class _Table:
+class TableUnits:
+    """One selected paper's table as observation units, weighted by how well it fits."""
+
     context: PaperContext
     obj: PaperObject
     cells: list[TableCell]
     weight: float
 
+    def fact(self, cell: TableCell) -> Fact:
+        chunk = next(
+            (c.chunk_id for c in self.context.chunks if c.object_id == self.obj.object_id), ""
+        )
+        return Fact(
+            self.context.paper_id,
+            chunk,
+            cell.text,
+            cell.value,
+            "%" if "%" in cell.text else "",
+            " / ".join(cell.row_path),
+            f"{self.obj.scorer_id}: {' / '.join(cell.column_path)}",
+        )
 
-def _tables(question: Question, data: SynthesisInput) -> list[_Table]:
+
+def table_units(question: Question, data: SynthesisInput) -> list[TableUnits]:
     """The selected papers' tables as observation units, weighted by how much of the
     question their caption covers (a located table counts as fully covered)."""
     query = dict.fromkeys(terms(question.question), 1.0)
@@ -96,26 +112,11 @@ def _tables(question: Question, data: SynthesisInput) -> list[_Table]:
             if not cells:
                 continue
             caption = 1.0 if (paper_id, obj.scorer_id) in located else coverage(query, obj.caption)
-            tables.append(_Table(context, obj, cells, 0.75 + 0.25 * caption))
+            tables.append(TableUnits(context, obj, cells, 0.75 + 0.25 * caption))
     return tables
 
 
-def _fact(table: _Table, cell: TableCell) -> Fact:
-    chunk = next(
-        (c.chunk_id for c in table.context.chunks if c.object_id == table.obj.object_id), ""
-    )
-    return Fact(
-        table.context.paper_id,
-        chunk,
-        cell.text,
-        cell.value,
-        "%" if "%" in cell.text else "",
-        " / ".join(cell.row_path),
-        f"{table.obj.scorer_id}: {' / '.join(cell.column_path)}",
-    )
-
-
-def _grounds(table: _Table, cell: TableCell) -> str:
+def _grounds(table: TableUnits, cell: TableCell) -> str:
     return f"{table.obj.scorer_id} row {cell.row_path} column {cell.column_path} = {cell.text}"
 
 
@@ -128,7 +129,7 @@ def _winner(support: dict[str, float]) -> str | None:
     return ranked[0][0]
 
 
-def value_choice(question: Question, tables: list[_Table]) -> Choice | None:
+def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
     """The option whose numbers sit in the cells that best say what the question asks."""
     options = question.multiple_choice_options or []
     printed = {o.label: [n.text for n in numbers(o.text)] for o in options}
@@ -136,11 +137,11 @@ def value_choice(question: Question, tables: list[_Table]) -> Choice | None:
         return None
     wanted = question_terms(question.question)
     support: dict[str, float] = {}
-    best_cells: dict[str, list[tuple[Alignment, _Table]]] = {}
+    best_cells: dict[str, list[tuple[Alignment, TableUnits]]] = {}
     for option in options:
         found = []
         for number in printed[option.label]:
-            best: tuple[float, Alignment, _Table] | None = None
+            best: tuple[float, Alignment, TableUnits] | None = None
             for table in tables:
                 subject = question_terms(subject_name(table.context))
                 for cell in table.cells:
@@ -163,11 +164,11 @@ def value_choice(question: Question, tables: list[_Table]) -> Choice | None:
         label,
         support,
         "; ".join(_grounds(table, a.cell) for a, table in grounds),
-        [_fact(table, a.cell) for a, table in grounds],
+        [table.fact(a.cell) for a, table in grounds],
     )
 
 
-def extreme_choice(question: Question, tables: list[_Table]) -> Choice | None:
+def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
     """For "which ... is best/lowest ...": the option whose row holds the extreme value of the
     column the question names best."""
     text = question.question
@@ -212,7 +213,7 @@ def extreme_choice(question: Question, tables: list[_Table]) -> Choice | None:
             {lab: float(c.value or 0.0) for lab, c in values.items()},
             f"{'min' if lower else 'max'} of column {column} in {table.obj.scorer_id}: "
             + _grounds(table, cell),
-            [_fact(table, c) for c in values.values()],
+            [table.fact(c) for c in values.values()],
         )
         if best is None or confidence > best[0]:
             best = (confidence, choice)
@@ -265,7 +266,7 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
     found = reference_choice(question, data)
     if found is not None:
         return found
-    tables = _tables(question, data)
+    tables = table_units(question, data)
     if not tables:
         return None
     return value_choice(question, tables) or extreme_choice(question, tables)

@@ -6,9 +6,10 @@ in the localized sentences) and answers:
 * a **value** the question asks for: the table cell whose row label is the entity the question
   names (other than the paper's own subject, unless nothing else matches) and whose header
   is a column the question names;
-* a **calculation** when the question asks for a gap ("by how many points ... than the
-  strongest baseline"): the subject's cell minus the best other row of that column, in Python,
-  printed with the table's precision;
+* a **calculation** when the question asks for a difference: the two cells of one row or
+  column the question names best (:mod:`littrace.read.compute`), else, for a gap to an unnamed
+  "strongest baseline", the subject's cell minus the best other row of that column, in
+  Python, printed with the table's precision;
 * a **comparison** across papers ("which of A, B and C ... the largest/best ..."): each
   option's value from its own paper, then the maximum or the minimum;
 * a **chart** question ("which method obtains the best ... in Figure 2"): the extreme bar,
@@ -42,6 +43,7 @@ from littrace.corpus.model import PaperObject
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.charts import chart_answer
 from littrace.read.choice import aligned_choice
+from littrace.read.compute import difference
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
 from littrace.read.model import Fact, PaperContext, Synthesis, SynthesisInput
@@ -391,9 +393,12 @@ def synthesize(data: SynthesisInput) -> Synthesis:
     facts: list[Fact] = []
     steps: list[dict[str, Any]] = []
     value: Value | None = None
+    computed = difference(data)
+    if computed is not None:
+        value = Value(computed.text, computed.number, tuple(computed.facts), computed.how)
     for paper_id in data.papers[:1]:
         context = data.contexts.get(paper_id)
-        if context is not None:
+        if context is not None and value is None:
             value = gap_value(question, context) or cell_value(question, context)
     if value is not None:
         facts.extend(value.facts)

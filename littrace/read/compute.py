@@ -1,0 +1,86 @@
+"""Computed answers from two aligned table cells: "by how many points does A exceed B".
+
+The operands are the two cells the question names best that share a row or a column (the
+two methods of one column, the two settings of one row): among the best-aligned cells
+(:func:`littrace.read.units.align`), the pair with the highest summed alignment. The answer is
+their absolute difference, printed with the operands' decimals ("83.64" - "79.14" = "4.50").
+
+Example:
+    >>> computed = difference(question, data)  # doctest: +SKIP
+    >>> computed.text, computed.how  # doctest: +SKIP
+    ('4.50', "|83.64 - 79.14|: Table 1 ('ChemProt',) ...")
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from littrace.read.choice import table_units
+from littrace.read.model import Fact, SynthesisInput
+from littrace.read.tables import subject_name
+from littrace.read.text import decimals
+from littrace.read.units import align, question_terms
+
+__all__ = ["Computed", "asks_difference", "difference"]
+
+_DIFFERENCE = re.compile(
+    r"\bby how (?:many|much)\b|\bdifference\b|\bgap\b|\bmargin\b|\bhow many points\b"
+    r"|\bhow (?:much|many points) (?:higher|lower|better|worse|more|less)\b",
+    re.I,
+)
+# Pairs are sought among this many best-aligned cells.
+_TOP_CELLS = 40
+
+
+@dataclass(frozen=True)
+class Computed:
+    """A computed value as printed, its number, and the cells it came from."""
+
+    text: str
+    number: float
+    how: str
+    facts: list[Fact] = field(default_factory=list)
+
+
+def asks_difference(question: str) -> bool:
+    return bool(_DIFFERENCE.search(question))
+
+
+def difference(data: SynthesisInput) -> Computed | None:
+    """|a - b| of the two cells of one row or column the question names best."""
+    if not asks_difference(data.question.question):
+        return None
+    wanted = question_terms(data.question.question)
+    scored = []
+    for table in table_units(data.question, data):
+        subject = question_terms(subject_name(table.context))
+        for cell in table.cells:
+            if cell.value is not None:
+                score = align(wanted, cell, subject).score * table.weight
+                if score > 0:
+                    scored.append((score, table, cell))
+    scored.sort(key=lambda item: -item[0])
+    top = scored[:_TOP_CELLS]
+    best = None
+    for i, (score_a, table_a, a) in enumerate(top):
+        for score_b, table_b, b in top[i + 1 :]:
+            if table_a is not table_b or a.value == b.value:
+                continue
+            if a.row_path != b.row_path and a.column_path != b.column_path:
+                continue
+            pair = (score_a + score_b, min(score_a, score_b))
+            if best is None or pair > best[0]:
+                best = (pair, table_a, a, b)
+    if best is None:
+        return None
+    _, table, a, b = best
+    assert a.value is not None and b.value is not None
+    places = max(decimals(a.text), decimals(b.text))
+    gap = abs(a.value - b.value)
+    how = (
+        f"|{a.text} - {b.text}|: {table.obj.scorer_id} "
+        f"{a.row_path}/{a.column_path} and {b.row_path}/{b.column_path}"
+    )
+    facts = [table.fact(a), table.fact(b)]
+    return Computed(f"{gap:.{places}f}", round(gap, places), how, facts)

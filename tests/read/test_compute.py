@@ -1,0 +1,38 @@
+"""Computed answers: the difference of the two cells the question names."""
+
+from __future__ import annotations
+
+from littrace.llm.schemas import Plan
+from littrace.read.compute import asks_difference, difference
+from littrace.read.model import SynthesisInput
+from tests.read.helpers import context
+from tests.read.test_synthesize import ask, run
+from tests.read.test_units import SCIBERT
+
+
+def data_for(text: str) -> SynthesisInput:
+    paper = context(cells=SCIBERT, method="SciBERT")
+    return SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
+
+
+def test_the_difference_of_two_cells_of_one_row_printed_with_their_decimals() -> None:
+    text = "By how many F1 points does finetuned SciBERT beat finetuned BERT-Base on ChemProt?"
+    computed = difference(data_for(text))
+    assert computed is not None
+    assert (computed.text, computed.number) == ("4.50", 4.5)
+    assert {fact.text for fact in computed.facts} == {"83.64", "79.14"}
+    assert run(ask(text), [context(cells=SCIBERT, method="SciBERT")]) == {
+        "freeform": {"text": "4.50"}
+    }
+
+
+def test_the_difference_of_two_rows_of_one_column() -> None:
+    text = "How many points higher is the frozen BERT-Base on BC5CDR than on JNLPBA?"
+    computed = difference(data_for(text))
+    assert computed is not None and computed.text == "11.03"  # 85.08 - 74.05
+
+
+def test_only_a_question_that_asks_for_a_difference_is_computed() -> None:
+    assert asks_difference("by how much does it improve")
+    assert not asks_difference("What does BERT-Base obtain on ChemProt?")
+    assert difference(data_for("What does BERT-Base obtain on ChemProt when frozen?")) is None
