@@ -365,14 +365,12 @@ def evaluate(
 
 
 def _family_scores(gold: Path, pred: Path) -> dict[str, Any]:
-    from littrace.evaluate.families import evaluate_by_family
+    from littrace.evaluate.families import evaluate_by_family, families_json
     from littrace.evaluate.official import read_records
 
-    families = evaluate_by_family(read_records(gold, "gold"), read_records(pred, "prediction"))
-    return {
-        axis: {label: score.to_json() for label, score in groups.items()}
-        for axis, groups in families.items()
-    }
+    return families_json(
+        evaluate_by_family(read_records(gold, "gold"), read_records(pred, "prediction"))
+    )
 
 
 def _evaluate_recall(

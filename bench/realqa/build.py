@@ -34,27 +34,24 @@ from typing import Any
 
 import jsonschema
 
-from littrace.evaluate.official import evaluate_files
-from littrace.evaluate.validate import validate_submission
-
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))  # run as a script: the checkout root, for bench.*
+
+from bench.realqa.authored.check_authored import (  # noqa: E402
+    GOLD_KEYS,
+    NOTE_KEYS,
+    is_note,
+    pool,
+    problems,
+)
+from littrace.evaluate.official import evaluate_files  # noqa: E402
+from littrace.evaluate.validate import validate_submission  # noqa: E402
+
 SHARED = HERE.parents[2] / "shared"
 FIXTURES = SHARED / "fixtures"
 DISTRACTORS = SHARED / "data" / "distractors" / "abstracts.jsonl"
 SCHEMAS = HERE.parents[1] / "littrace" / "schemas"
 SPLITS = ("dev", "test")
-GOLD_KEYS = (
-    "query_id",
-    "benchmark",
-    "task_family",
-    "primary_evidence_type",
-    "question",
-    "answer_types",
-    "gold_papers",
-    "evidence",
-    "answer",
-)
-NOTE_KEYS = ("style", "checked_by", "notes")
 # The locator keys a submission may carry (the gold's row/column/paragraph details are not).
 SUBMISSION_LOCATOR_KEYS = (
     "page",
@@ -85,13 +82,18 @@ def dumps(records: Iterable[dict[str, Any]]) -> str:
 
 
 def authored() -> list[dict[str, Any]]:
-    """Every authored question, in file then line order; query ids must be unique."""
+    """Every authored question, in file then line order; query ids must be unique and every
+    record must pass the authoring check (``authored/check_authored.py``)."""
     records = [r for path in sorted((HERE / "authored").glob("*.jsonl")) for r in read_jsonl(path)]
+    papers = pool()
     seen: set[str] = set()
     for record in records:
         if record["query_id"] in seen:
             raise SystemExit(f"duplicate query_id {record['query_id']}")
         seen.add(record["query_id"])
+        defects = [p for p in problems(record, papers) if not is_note(p)]
+        if defects:
+            raise SystemExit(f"{record['query_id']}: {defects[0]}")
     return records
 
 

@@ -38,9 +38,18 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.realqa.build import FIXTURES, SPLITS, outputs  # noqa: E402
-from littrace.evaluate.families import AXES, FamilyScore, evaluate_by_family  # noqa: E402
+from littrace.evaluate.families import (  # noqa: E402
+    AXES,
+    FamilyScore,
+    evaluate_by_family,
+    families_json,
+)
 from littrace.evaluate.official import read_records  # noqa: E402
-from littrace.evaluate.recall import candidate_recall, read_gold_papers  # noqa: E402
+from littrace.evaluate.recall import (  # noqa: E402
+    RecallReport,
+    candidate_recall,
+    read_gold_papers,
+)
 from littrace.retrieve.run import artifact_at, read_candidates  # noqa: E402
 
 COLUMNS = {
@@ -80,21 +89,16 @@ def shown(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
-def score_split(split: str, submission: Path, answers: Path) -> dict[str, Any]:
+def score_split(
+    split: str, submission: Path, answers: Path
+) -> tuple[dict[str, dict[str, FamilyScore]], RecallReport]:
     """Official metrics by family and candidate recall@k of one answered split."""
     gold_path = HERE / split / "gold.jsonl"
     families = evaluate_by_family(read_records(gold_path, "gold"), read_records(submission, "pred"))
     recall = candidate_recall(
         read_candidates(artifact_at(answers)), read_gold_papers(gold_path), RECALL_KS
     )
-    return {
-        "families": {
-            axis: {label: score.to_json() for label, score in groups.items()}
-            for axis, groups in families.items()
-        },
-        "recall": recall.to_json(),
-        "_scores": families,
-    }
+    return families, recall
 
 
 def metrics_table(split: str, families: dict[str, dict[str, FamilyScore]]) -> Table:
@@ -208,16 +212,17 @@ def main(argv: list[str] | None = None) -> int:
             str(out),
         )
         seconds = time.perf_counter() - began
-        scored = score_split(split, out, Path(answered["artifact"]))
-        console.print(metrics_table(split, scored.pop("_scores")))
+        families, report = score_split(split, out, Path(answered["artifact"]))
+        console.print(metrics_table(split, families))
+        recall = report.to_json()
         results["splits"][split] = {
-            "questions": scored["families"]["overall"]["all"]["questions"],
+            "questions": families["overall"]["all"].questions,
             "seconds": round(seconds, 1),
             "submission": str(out),
             "answers_artifact": answered["artifact"],
-            **scored,
+            "families": families_json(families),
+            "recall": recall,
         }
-        recall = scored["recall"]
         console.print(
             f"{split} candidate recall@k: "
             + ", ".join(

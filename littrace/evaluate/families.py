@@ -27,7 +27,7 @@ from typing import Any
 
 from littrace.evaluate.official import evaluate_records
 
-__all__ = ["AXES", "FamilyScore", "evaluate_by_family", "family_labels"]
+__all__ = ["AXES", "FamilyScore", "evaluate_by_family", "families_json", "family_labels"]
 
 AXES = ("overall", "task_family", "answer_type", "evidence_type")
 """The ways questions are grouped, in report order; ``overall`` has the one group ``all``."""
@@ -82,3 +82,11 @@ def evaluate_by_family(
                 composite_score=result["composite_score"],
             )
     return scores
+
+
+def families_json(scores: dict[str, dict[str, FamilyScore]]) -> dict[str, Any]:
+    """:func:`evaluate_by_family`'s result as JSON: ``{axis: {family: {...}}}``."""
+    return {
+        axis: {label: score.to_json() for label, score in groups.items()}
+        for axis, groups in scores.items()
+    }

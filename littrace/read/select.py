@@ -21,19 +21,9 @@ Paper F1 is a third of the score, so the count matters as much as the choice:
 At most ``read.select.max_papers`` papers are returned, in candidate order.
 
 Example:
-    >>> from littrace.corpus.model import PaperRecord, Reference
-from littrace.read.model import PaperContext, PaperReading
-from littrace.read.references import asked_entry
-from littrace.read.text import norm
-from littrace.schema import Question
-
-# The question asks for the papers that cite a named one (not for what a paper cites).
-_CITING = re.compile(
-    r"\bpapers?\\s+(?:that|which)\\s+cite\b|\bciting\\s+papers?\b|\bpapers?\\s+citing\b"
-    r"|\bcited\\s+by\b",
-    re.I,
-)
+    >>> from littrace.config import SelectSettings
     >>> from littrace.llm.schemas import Plan
+    >>> from littrace.read.model import PaperReading
     >>> readings = [PaperReading("p1", True, True, 0.9), PaperReading("p2", True, True, 0.5)]
     >>> select_papers(Plan(desired_papers=1), readings, SelectSettings()).papers
     ['p1']
@@ -116,19 +106,21 @@ class Selection:
     reasons: dict[str, str] = field(default_factory=dict)
 
 
+def _names_work(entry_title: str, title: str) -> bool:
+    """Whether a bibliography entry's title names the work titled ``title`` (its whole title
+    or the main part before a colon)."""
+    wanted = {norm(title), norm(title.split(":")[0])} - {""}
+    return bool(entry_title) and norm(entry_title) in wanted
+
+
 def cites(context: PaperContext, title: str) -> bool:
     """Whether ``context``'s bibliography lists a work titled ``title`` (or its main part)."""
-    wanted = {norm(title), norm(title.split(":")[0])} - {""}
-    return any(norm(ref.title) in wanted for ref in context.references if ref.title)
+    return any(_names_work(ref.title, title) for ref in context.references)
 
 
 def is_entry(context: PaperContext, entry: Reference) -> bool:
-    """Whether ``context`` is the work a bibliography ``entry`` names (its title, or the title's
-    main part, is the entry's title)."""
-    title = context.paper.title
-    return bool(entry.title) and norm(entry.title) in {norm(title), norm(title.split(":")[0])} - {
-        ""
-    }
+    """Whether ``context`` is the work a bibliography ``entry`` names."""
+    return _names_work(entry.title, context.paper.title)
 
 
 def select_papers(
@@ -225,7 +217,7 @@ def _add_cited_entry(
 def _add_same_work(
     readings: list[PaperReading], contexts: dict[str, PaperContext], reasons: dict[str, str]
 ) -> None:
-    """Step 6: candidates whose title is a selected paper's (the same work, another record)."""
+    """Step 7: candidates whose title is a selected paper's (the same work, another record)."""
     titles = {norm(contexts[p].paper.title): p for p in reasons if p in contexts}
     for reading in readings:
         context = contexts.get(reading.paper_id)

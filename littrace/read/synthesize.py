@@ -21,8 +21,9 @@ in the localized sentences) and answers:
   figure listing for "which X follows Y"; options the passages support equally (often none of
   them printed verbatim) are told apart by embedding: the option closest in meaning to a
   passage sentence, weighted by the passage's score; only labels that exist;
-* **freeform**: the chosen option's text, else the computed value, else what the question asks
-  of the bibliography entry at the position it names, else the best-supported short span of the best evidence sentence;
+* **freeform**: the chosen option's text, else what the question asks of the bibliography
+  entry at the position it names, else the computed value, else the best-supported short
+  span of the best evidence sentence;
 * **tables** through :mod:`littrace.read.tables`.
 
 Example:
@@ -43,7 +44,7 @@ from littrace.corpus.model import PaperObject
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.charts import chart_answer
 from littrace.read.choice import aligned_choice
-from littrace.read.compute import difference
+from littrace.read.compute import asks_difference, difference
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
 from littrace.read.model import Fact, PaperContext, Synthesis, SynthesisInput
@@ -64,9 +65,6 @@ from littrace.schema import Question
 if TYPE_CHECKING:
     from littrace.index.encoders import Encoder
 
-_GAP = re.compile(
-    r"\bby how (?:many|much)\b|\bdifference\b|\bgap\b|\bmargin\b|\bhow many points\b", re.I
-)
 _FOLLOWS = re.compile(r"\b(?:follows?|after|next)\b", re.I)
 _COUNT = re.compile(r"\bhow many (?:subfigures|panels|sub-figures|subplots)\b", re.I)
 _PANEL = re.compile(r"\(([a-z])\)")
@@ -101,7 +99,7 @@ def _column_values(obj: PaperObject, column: str) -> list[tuple[str, str]]:
 
 def gap_value(question: Question, context: PaperContext) -> Value | None:
     """Subject row minus the best other row of the asked column, when the question asks a gap."""
-    if not _GAP.search(question.question):
+    if not asks_difference(question.question):
         return None
     subject = subject_terms(context)
     for obj in paper_tables(context):

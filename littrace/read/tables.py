@@ -36,7 +36,7 @@ from littrace.read.text import (
     sentences,
     terms,
 )
-from littrace.read.units import path_score, question_terms, table_cells, transposed
+from littrace.read.units import TableCell, path_score, question_terms, table_cells, transposed
 from littrace.schema import TableColumn
 
 _TRUE = {"yes", "true", "y", "1", "✓", "x"}
@@ -206,14 +206,14 @@ def _row_ledger(data: SynthesisInput, key: TableColumn) -> list[tuple[str, Paper
     tables = paper_tables(context)
     if not tables:
         return []
-    units = {id(obj): table_cells(obj.cells) for obj in tables}
+    units = [(obj, table_cells(obj.cells)) for obj in tables]
 
-    def fit(obj: PaperObject) -> float:
-        headers = {level for cell in units[id(obj)] for level in cell.column_path}
+    def fit(unit: tuple[PaperObject, list[TableCell]]) -> float:
+        obj, cells = unit
+        headers = {level for cell in cells for level in cell.column_path}
         return coverage(query, f"{obj.caption} {' '.join(headers)}")
 
-    best = max(tables, key=fit)
-    cells = units[id(best)]
+    best, cells = max(units, key=fit)
     # A table printed with the schema's entities as columns is read transposed: its value
     # columns (the schema's other names) are then its row labels.
     schema = data.question.table_schema or []

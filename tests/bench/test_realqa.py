@@ -11,7 +11,7 @@ import pytest
 
 from bench.realqa import build
 from bench.realqa.run import markdown, metrics_table
-from littrace.evaluate.families import evaluate_by_family
+from littrace.evaluate.families import evaluate_by_family, families_json
 from littrace.evaluate.official import read_records
 
 HERE = build.HERE
@@ -143,9 +143,7 @@ def test_the_report_tables_show_every_family() -> None:
             "test": {
                 "questions": len(gold),
                 "seconds": 1.0,
-                "families": {
-                    a: {k: s.to_json() for k, s in g.items()} for a, g in families.items()
-                },
+                "families": families_json(families),
                 "recall": {
                     "overall": {
                         "questions": len(gold),
