@@ -825,7 +825,7 @@ def _run_paragraphs(
     paras: list[_Para] = []
     left = _edge([line.x0 for line in run])
     right = -_edge([-line.x1 for line in run])
-    hanging = _hanging_indent(run, left)
+    hanging = _hanging_indent(run, left, stats)
     current: _Para | None = None
     in_item = False
     for index, line in enumerate(run):
@@ -861,11 +861,17 @@ def _run_paragraphs(
     return paras
 
 
-def _hanging_indent(run: list[_Frag], left: float) -> bool:
+def _hanging_indent(run: list[_Frag], left: float, stats: _DocStats) -> bool:
     """Whether flush lines are mostly followed by indented ones, as in a bibliography (in
-    first-line-indent text they are followed by flush lines)."""
+    first-line-indent text they are followed by flush lines).
+
+    Only lines that follow each other closely count: across a blank (a display equation or
+    float left out) a flush paragraph end is followed by the next paragraph's indent.
+    """
     then_indented = then_flush = 0
     for line, after in itertools.pairwise(run):
+        if after.y0 - line.y1 > (stats.gap_ratio + 0.4) * after.size:
+            continue
         if line.x0 - left < 0.6 * line.size:
             if 0.6 * after.size <= after.x0 - left <= 4 * after.size:
                 then_indented += 1

@@ -70,7 +70,12 @@ _MATH_CHAR = re.compile(
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st"})
 _WORD = re.compile(r"[\"“‘(\[]?[A-Za-z][a-z]+(?:[-'’][a-z]+)*[\"”’)\],.;:!?]*")
 _LABEL_STARTS = ("Table", "TABLE", "Tab.", "TAB.", "Fig", "FIG", "Algorithm", "ALGORITHM")
-_NUMBER_TAIL = re.compile(r"\(\s*\d{1,3}[a-z]?(?:\.\d{1,3})?\s*\)\s*$")
+EQUATION_NUMBER = re.compile(
+    r"\(\s*((?:[A-Z]\.?)?\d{1,3}[a-z]?|(?:[A-Z]\.)?\d{1,2}\.\d{1,3}[a-z]?)\s*\)"
+)
+"""A printed equation number, its label in group 1: "(3)", "(3.2)", "(A.1)", "(B.12)", "(S3)",
+"(3a)". Years are out: four digits never match."""
+_NUMBER_TAIL = re.compile(EQUATION_NUMBER.pattern + r"\s*$")
 NUMBER_START = re.compile(r"[-+−]?\d")
 """A cell or token that starts like a number: "12", "-0.3", "+4.1"."""
 _NUMBER = re.compile(r"[-+−]?\d+(?:[.,]\d+)*%?")

@@ -450,3 +450,28 @@ def test_a_last_page_with_two_lines_atop_the_right_column_keeps_its_columns() ->
     right = [text for text in texts if "Tanaka" in text or "Encoding" in text]
     assert right[0].startswith("[31] L. Tanaka and T. Costa.")
     assert not any("A. Author" in text for text in right)
+
+
+def test_short_paragraphs_between_left_out_equations_keep_their_lines() -> None:
+    """First-line-indent paragraphs of two lines, each followed by a display equation the
+    objects stage found (left out here): a flush last line followed, past the equation, by
+    the next paragraph's indent is no hanging indent, so each paragraph stays whole."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    paragraphs = [
+        ("By applying the voltage law on the resistor and the two transistors,", "we obtain"),
+        ("The currents of the transistors in the mirror are equal, and the", "same holds"),
+        ("Substituting both relations in the first one and solving for it, we", "then find"),
+    ]
+    equations = []
+    y = 100.0
+    for first, second in paragraphs:
+        page.insert_text((82, y), first, fontsize=10)
+        page.insert_text((72, y + 12), second, fontsize=10)
+        page.insert_text((200, y + 40), "V = R I + V0", fontsize=10)
+        page.insert_text((500, y + 40), "(1)", fontsize=10)
+        equations.append((195.0, y + 30, 520.0, y + 44))
+        y += 70
+
+    texts = [block.text for block in extract_layout(doc, exclude={1: equations}).blocks]
+    assert texts == [f"{first} {second}" for first, second in paragraphs]
