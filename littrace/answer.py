@@ -21,7 +21,6 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import time
@@ -39,8 +38,10 @@ from littrace.artifacts import (
     ArtifactKey,
     ArtifactStore,
     ArtifactWriter,
+    sha256_file,
 )
 from littrace.checkpoint import QuestionJournal
+from littrace.codeversion import code_version
 from littrace.config import Settings
 from littrace.corpus.model import (
     Block,
@@ -71,9 +72,10 @@ from littrace.retrieve.run import CANDIDATES_SCHEMA, candidate_rows
 from littrace.schema import Question, read_jsonl
 
 STAGE = "answers"
-CODE_VERSION = "7"
 PARTIAL_DIR = ".partial"
-SETTINGS_SECTIONS = ("retrieve", "relate", "read", "llm")
+# The settings an answer depends on. The deadline is among them: a raised one must answer
+# again the questions the old one cut.
+KEY_SETTINGS = ("retrieve", "relate", "read", "llm", "runtime.record_timeout_s")
 
 ProgressCallback = Callable[[str, int, int], None]
 
@@ -395,16 +397,15 @@ def read_questions(path: Path) -> list[Question]:
 def answers_key(
     store: ArtifactStore, questions_path: Path, settings: Settings, indexes: IndexArtifacts
 ) -> ArtifactKey:
-    """The artifact key: the question file's bytes, the answer settings and the indexes."""
-    content = hashlib.sha256(questions_path.read_bytes()).hexdigest()
+    """The artifact key: the question file's bytes, :data:`KEY_SETTINGS` and the indexes."""
     return store.key(
         STAGE,
-        code_version=CODE_VERSION,
+        code_version=code_version("answers", settings.runtime.code_versions.answers),
         inputs={
-            "questions": content,
+            "questions": sha256_file(questions_path),
             **{f"index:{name}": artifact.hash for name, artifact in indexes.artifacts.items()},
         },
-        config={section: settings.digest(section) for section in SETTINGS_SECTIONS},
+        config={path: settings.digest(path) for path in KEY_SETTINGS},
     )
 
 

@@ -3,8 +3,9 @@
 Every stage output is an *artifact*: a directory ``<root>/<stage>/<hash>/`` holding one
 ``<table>.parquet`` per named table, any extra files the stage wants (an index directory, say)
 and a ``_manifest.json`` that is written last. The hash covers the stage name, the stage's code
-version, the hashes of its input artifacts and the config values it reads, so an unchanged stage
-is found again instead of being recomputed.
+version (the hash of its source, :mod:`littrace.codeversion`), the hashes of its input
+artifacts and the config values it reads, so an unchanged stage is found again instead of
+being recomputed.
 
 Writes are atomic: a stage writes into a temp dir next to the final one and renames it into
 place, so a killed run never leaves something that looks complete, and concurrent builders of
@@ -69,6 +70,7 @@ __all__ = [
     "Manifest",
     "artifact_hash",
     "config_digest",
+    "sha256_file",
 ]
 
 log = logging.getLogger(__name__)
@@ -107,6 +109,15 @@ def config_digest(config: str | Mapping[str, Any]) -> str:
     if isinstance(config, str):
         return config
     return hashlib.sha256(_canonical_json(config).encode()).hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    """SHA-256 hex of a file's bytes, read in blocks: how keys name an input file."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def artifact_hash(

@@ -672,7 +672,18 @@ class LlmSettings(_Section):
     timeout_s: float = Field(default=120.0, gt=0, description="Seconds per call before it fails.")
     max_retries: int = Field(default=3, ge=0, description="Retries of a failed or invalid call.")
     concurrency: int = Field(default=4, ge=1, description="Calls in flight at once.")
-    cache: bool = Field(default=True, description="Cache responses keyed by the full request.")
+    cache: bool = Field(
+        default=True,
+        description="Cache replies keyed by the full request; a reply is stored only once it "
+        "parsed (or with the repair that fixed it).",
+    )
+    cache_mode: Literal["use", "refresh"] = Field(
+        default="use",
+        description="Engineering: 'use' replays a cached reply; 'refresh' asks every request "
+        "again and overwrites its entry with the new reply once it parsed (a provider's model "
+        "changed under the same name, say). Part of the candidates and answers keys, so a "
+        "refresh run answers anew instead of finding answers made from cached replies.",
+    )
     cache_dir: Path = Field(
         default=Path("llm_cache"),
         description="Call cache; a relative path is under runtime.artifact_root.",
@@ -713,6 +724,23 @@ class SplitsSettings(_Section):
         ),
         description="Engineering: the validation split, answered and scored by answer/validation.",
     )
+
+
+def _pinned(stage: str) -> Any:
+    return Field(
+        default=None,
+        min_length=1,
+        description=f"Engineering: the {stage} code version; null: the hash of its source.",
+    )
+
+
+class CodeVersionSettings(_Section):
+    convert: str | None = _pinned("convert stage's")
+    corpus: str | None = _pinned("corpus stage's")
+    index: str | None = _pinned("six index stages'")
+    candidates: str | None = _pinned("candidates stage's")
+    answers: str | None = _pinned("answers stage's")
+    evaluation: str | None = _pinned("evaluation stage's")
 
 
 class RuntimeSettings(_Section):
@@ -758,6 +786,12 @@ class RuntimeSettings(_Section):
         default=True,
         description="Write outputs only after preflight, closure and validation checks pass "
         "(TRACE §3.4).",
+    )
+    code_versions: CodeVersionSettings = Field(
+        default_factory=CodeVersionSettings,
+        description="Engineering: stage code versions pinned in place of the hash of their "
+        "source (littrace.codeversion), to keep artifacts across a change known not to alter "
+        "them: pin the code_version their _manifest.json records.",
     )
 
 

@@ -20,15 +20,21 @@ from typing import Any
 import pyarrow as pa
 from prefect import task
 
-from littrace.artifacts import ArtifactKey, ArtifactStore, ArtifactWriter, Catalog, LineageRecord
+from littrace.artifacts import (
+    ArtifactKey,
+    ArtifactStore,
+    ArtifactWriter,
+    Catalog,
+    LineageRecord,
+    sha256_file,
+)
+from littrace.codeversion import code_version
 from littrace.config import Settings
-from littrace.corpus.convert import sha256_file
 from littrace.evaluate.official import evaluate_files
 from tasks.common import RETRY_OPTIONS, artifact_cache_key, ensure_produced
 
-__all__ = ["EVALUATION_VERSION", "RESULT_FILE", "evaluation_key", "score_submission"]
+__all__ = ["RESULT_FILE", "evaluation_key", "score_submission"]
 
-EVALUATION_VERSION = "1"
 RESULT_FILE = "result.json"
 SCORES_SCHEMA = pa.schema([("metric", pa.string()), ("value", pa.float64())])
 
@@ -37,7 +43,7 @@ def evaluation_key(gold: Path, submission: Path, settings: Settings) -> Artifact
     """The key of the scores of ``submission`` against ``gold`` (by file content)."""
     return ArtifactStore(settings.runtime.artifact_root, catalog=False).key(
         "evaluation",
-        code_version=EVALUATION_VERSION,
+        code_version=code_version("evaluation", settings.runtime.code_versions.evaluation),
         inputs={"gold": sha256_file(gold), "submission": sha256_file(submission)},
         config={},
     )

@@ -27,9 +27,10 @@ from littrace.answer import (
     answer_question,
     answer_questions,
     answer_retrieved,
+    answers_key,
     read_questions,
 )
-from littrace.artifacts import Artifact, Catalog
+from littrace.artifacts import Artifact, ArtifactStore, Catalog
 from littrace.config import LlmSettings, Settings, load_settings
 from littrace.corpus.ingest import ingest
 from littrace.evaluate.official import evaluate_records
@@ -216,6 +217,21 @@ def test_a_malformed_question_line_is_named_by_number(tmp_path: Path) -> None:
     path.write_text(json.dumps(good) + "\n" + json.dumps(good) + "\n")
     with pytest.raises(ValueError, match="question 2 repeats query_id 'q1'"):
         read_questions(path)
+
+
+def test_the_answers_key_follows_the_question_deadline(tmp_path: Path) -> None:
+    """A raised deadline answers again the questions the old one cut; a runtime setting that
+    does not shape an answer (the worker count) finds the same answers."""
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text('{"query_id": "q1"}\n')
+    store = ArtifactStore(tmp_path, catalog=False)
+
+    def key(**overrides: Any) -> str:
+        settings = load_settings("test", overrides=overrides, environ={})
+        return answers_key(store, questions, settings, IndexArtifacts({})).hash
+
+    assert key(**{"runtime.record_timeout_s": 120.0}) != key(**{"runtime.record_timeout_s": 600.0})
+    assert key(**{"runtime.workers": 1}) == key(**{"runtime.workers": 2})
 
 
 @pytest.fixture

@@ -246,6 +246,21 @@ def test_unknown_override_key() -> None:
         load_settings(overrides={"relate.fusion.topn": 3}, environ=NO_ENV)
 
 
+def test_code_version_pins_and_llm_cache_mode_are_checked() -> None:
+    s = load_settings(environ={"LITTRACE_RUNTIME__CODE_VERSIONS__ANSWERS": "7"})
+    assert s.runtime.code_versions.answers == "7"  # text, as the manifest records it
+    assert s.runtime.code_versions.index is None
+    with pytest.raises(ConfigError, match=r"^overrides: unknown key 'runtime\.code_versions\.run"):
+        load_settings(overrides={"runtime.code_versions.run-metrics": "1"}, environ=NO_ENV)
+    with pytest.raises(ConfigError, match=r"'runtime\.code_versions\.corpus'.*at least 1"):
+        load_settings(overrides={"runtime.code_versions.corpus": ""}, environ=NO_ENV)
+    assert (
+        load_settings(environ={"LITTRACE_LLM__CACHE_MODE": "refresh"}).llm.cache_mode == "refresh"
+    )
+    with pytest.raises(ConfigError, match=r"^overrides: invalid value for 'llm\.cache_mode'"):
+        load_settings(overrides={"llm.cache_mode": "reuse"}, environ=NO_ENV)
+
+
 def test_bad_type_names_key_and_source(tmp_path: Path) -> None:
     config = write(tmp_path / "run.yaml", "retrieve:\n  rrf_k: sixty\n")
     with pytest.raises(ConfigError) as error:

@@ -51,14 +51,6 @@ class ConversionError(Exception):
         self.error_type = error_type
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def open_pdf(data: bytes) -> Any:
     """Open PDF bytes, turning every way a file can be unusable into a ConversionError."""
     if not data:

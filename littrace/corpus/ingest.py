@@ -39,7 +39,9 @@ from littrace.artifacts import (
     ArtifactWriter,
     Catalog,
     LineageRecord,
+    sha256_file,
 )
+from littrace.codeversion import code_version
 from littrace.config import Settings
 from littrace.corpus.chunking import chunk_paper
 from littrace.corpus.convert import (
@@ -47,7 +49,6 @@ from littrace.corpus.convert import (
     convert_pdf,
     document_from_dict,
     document_to_dict,
-    sha256_file,
 )
 from littrace.corpus.model import (
     Block,
@@ -65,11 +66,6 @@ from littrace.corpus.model import (
 from littrace.corpus.pool import Pool, load_pool
 from littrace.schema import PoolPaper
 
-# Bump when conversion or chunking code changes what it produces, so cached artifacts of
-# the old code are not reused.
-CONVERT_VERSION = "2"
-# 3: the papers table records each PDF's path (pdf_path).
-CORPUS_VERSION = "3"
 CACHE_DIR = "cache"
 DOCUMENT_FILE = "document.json"
 FAILURE_FILE = "failure.json"
@@ -171,7 +167,7 @@ def timeout_failure(paper_id: str, settings: Settings) -> Failure:
 def _convert_key(cache: ArtifactStore, paper_id: str, pdf: Path, settings: Settings) -> ArtifactKey:
     return cache.key(
         "convert",
-        code_version=CONVERT_VERSION,
+        code_version=code_version("convert", settings.runtime.code_versions.convert),
         inputs={"pdf": sha256_file(pdf)},
         config={"paper_id": paper_id, "citation_contexts": settings.corpus.citation_contexts},
     )
@@ -315,7 +311,7 @@ def corpus_artifact_key(
     ).hexdigest()
     return ArtifactStore(settings.runtime.artifact_root, catalog=False).key(
         "corpus",
-        code_version=CORPUS_VERSION,
+        code_version=code_version("corpus", settings.runtime.code_versions.corpus),
         inputs={"pool": sha256_file(plan.pool_path), "papers": papers_digest},
         config=settings.digest("corpus.chunk"),
     )

@@ -41,6 +41,7 @@ from littrace.artifacts import (
     Catalog,
     LineageRecord,
 )
+from littrace.codeversion import code_version
 from littrace.config import Settings
 from littrace.corpus.model import Chunk, PaperRecord, Reference, table_to_records
 from littrace.index.bm25 import build_chunk_index, build_paper_index
@@ -49,7 +50,6 @@ from littrace.index.dense import build_hnsw, encode_chunks, load_vectors
 from littrace.index.encoders import load_encoder
 from littrace.index.papers import encode_papers, load_paper_encoder
 
-INDEX_VERSION = "1"
 BM25_DIR = "bm25"
 VECTORS_DIR = "vectors"
 HNSW_DIR = "hnsw"
@@ -161,7 +161,7 @@ def index_key(name: str, source_hash: str, settings: Settings) -> ArtifactKey:
     store = ArtifactStore(settings.runtime.artifact_root, catalog=False)
     return store.key(
         name,
-        code_version=INDEX_VERSION,
+        code_version=code_version("index", settings.runtime.code_versions.index),
         inputs={step.source: source_hash},
         config=step.config(settings),
     )

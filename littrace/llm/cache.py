@@ -2,7 +2,8 @@
 
 The key is the SHA-256 of the canonical JSON of everything that shapes a reply (model, server,
 messages, sampling parameters, response format); credentials and timeouts are left out, so
-changing a key or a deadline keeps the cache. Files live at ``<dir>/<key[:2]>/<key>.json`` and
+changing a key or a deadline keeps the cache. The client stores a reply only once it parsed
+(:mod:`littrace.llm.client`). Files live at ``<dir>/<key[:2]>/<key>.json`` and
 are written to a temporary file in the same folder, then renamed over the target: a reader in
 any thread or process sees a whole entry or none, and two writers of one key both leave a
 whole (identical) entry.

@@ -17,8 +17,11 @@ pipeline) no request outlives it: each one's timeout is ``min(timeout_s, time le
 waits are cut to the time left, and once it has passed no request or retry starts; the call
 falls back with a reason starting ``deadline:`` (cached replies are still used: they are free).
 
-Every provider request is cached on disk (:mod:`littrace.llm.cache`), keyed by the full
-request; a rerun replays the same replies, including a repair round, at no cost.
+Replies are cached on disk (:mod:`littrace.llm.cache`), keyed by the full request, once
+they parsed: an invalid reply is kept only with the repair reply that fixed it, so a rerun
+replays a good exchange, repair round included, at no cost, and asks again where the model
+failed (at temperature 0 a stored bad reply would otherwise come back forever).
+``llm.cache_mode: refresh`` asks every request again and overwrites its entry.
 
 Example:
     >>> import tempfile
@@ -107,6 +110,19 @@ class LlmResult(Generic[T]):
         return self.record.fallback
 
 
+@dataclass(frozen=True)
+class _Reply:
+    """One reply, its request's cache key, and whether the provider just gave it."""
+
+    key: str
+    reply: CachedReply
+    fresh: bool
+
+    @property
+    def content(self) -> str:
+        return self.reply.content
+
+
 class _Unusable(Exception):
     """The provider could not give a reply: retries exhausted or a non-retryable refusal."""
 
@@ -186,18 +202,21 @@ class LlmClient:
         try:
             reply = self._ask(messages, schema, tally)
             try:
-                return self._finish(step, started, tally, key, _parse(reply, schema))
+                value = _parse(reply.content, schema)
             except ValueError as first:
                 # One repair round: show the model its reply and what was wrong with it.
                 repair = render("repair", error=_describe(first), schema=_schema_text(schema))
-                followup = [*messages, {"role": "assistant", "content": reply}, *repair]
+                followup = [*messages, {"role": "assistant", "content": reply.content}, *repair]
                 second_reply = self._ask(followup, schema, tally)
                 try:
-                    value = _parse(second_reply, schema)
+                    value = _parse(second_reply.content, schema)
                 except ValueError as second:
                     reason = f"invalid output after repair: {_describe(second)}"
                     return self._finish(step, started, tally, key, fallback(), reason=reason)
+                self._store(reply, second_reply)
                 return self._finish(step, started, tally, key, value, repaired=True)
+            self._store(reply)
+            return self._finish(step, started, tally, key, value)
         except _Unusable as exc:
             return self._finish(step, started, tally, key, fallback(), reason=str(exc))
 
@@ -247,13 +266,16 @@ class LlmClient:
             },
         }
 
-    def _ask(self, messages: list[Message], schema: type[BaseModel], tally: _Tally) -> str:
-        """One reply for ``messages``: from the cache, or from the provider with retries."""
+    def _ask(self, messages: list[Message], schema: type[BaseModel], tally: _Tally) -> _Reply:
+        """One reply for ``messages``: from the cache (unless refreshing), or from the
+        provider with retries."""
         request = self._request(messages, schema)
         key = request_key(request)
-        if self.cache is not None and (cached := self.cache.get(key)) is not None:
-            tally.cache_hits += 1
-            return cached.content
+        if self.cache is not None and self.settings.cache_mode == "use":
+            cached = self.cache.get(key)
+            if cached is not None:
+                tally.cache_hits += 1
+                return _Reply(key, cached, fresh=False)
 
         litellm = _litellm()
         import openai  # installed with litellm, and already imported by it
@@ -300,10 +322,16 @@ class LlmClient:
             tally.prompt_tokens += reply.prompt_tokens
             tally.completion_tokens += reply.completion_tokens
             tally.cost_usd += reply.cost_usd
-            if self.cache is not None:
-                self.cache.put(key, reply)
-            return reply.content
+            return _Reply(key, reply, fresh=True)
         raise AssertionError("unreachable: the loop returns or raises")
+
+    def _store(self, *replies: _Reply) -> None:
+        """Cache the provider's replies of an exchange that gave a value."""
+        if self.cache is None:
+            return
+        for reply in replies:
+            if reply.fresh:
+                self.cache.put(reply.key, reply.reply)
 
     @contextmanager
     def _slot(self, deadline: Deadline | None) -> Iterator[float]:

@@ -30,8 +30,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pymupdf as _pymupdf
 
-from littrace.artifacts import Artifact
-from littrace.corpus.convert import sha256_file
+from littrace.artifacts import Artifact, sha256_file
 from littrace.corpus.model import BBox
 from littrace.evaluate.official import OBJECT_FIELDS
 

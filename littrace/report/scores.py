@@ -26,11 +26,11 @@ from __future__ import annotations
 import json
 import statistics
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pyarrow as pa
 
@@ -38,10 +38,12 @@ from littrace.artifacts import (
     SUBMISSION_FILE,
     TRACES_FILE,
     Artifact,
+    ArtifactKey,
     ArtifactStore,
     ArtifactWriter,
+    sha256_file,
 )
-from littrace.corpus.convert import sha256_file
+from littrace.codeversion import code_version
 from littrace.evaluate.official import (
     composite_score,
     evaluate_records,
@@ -60,12 +62,12 @@ __all__ = [
     "QuestionScore",
     "RunScores",
     "run_metrics_artifact",
+    "run_metrics_key",
     "run_recall",
     "score_run",
 ]
 
-RUN_METRICS_STAGE = "run-metrics"
-RUN_METRICS_VERSION = "2"
+RUN_METRICS_STAGE: Final = "run-metrics"
 # The stages a gold paper or locator passes on its way to the submission, in order.
 STAGES = ("retrieval", "selection", "evidence", "locator")
 
@@ -413,16 +415,21 @@ def score_run(run: AnswersRun, gold: Path | None, recall_k: Sequence[int]) -> Ru
     )
 
 
+def run_metrics_key(answers: Artifact, gold: Path, recall_k: Iterable[int]) -> ArtifactKey:
+    """The key of the ``run-metrics`` artifact of ``answers`` scored against ``gold``."""
+    return ArtifactStore(answers.path.parents[1], catalog=False).key(
+        RUN_METRICS_STAGE,
+        code_version=code_version(RUN_METRICS_STAGE),  # not pinnable: rescoring takes seconds
+        inputs={"answers": answers.hash, "gold": sha256_file(gold)},
+        config={"recall_k": sorted(recall_k)},
+    )
+
+
 def run_metrics_artifact(answers: Artifact, gold: Path, scores: RunScores) -> Artifact:
     """Store ``scores`` (of ``answers`` against ``gold``) as a ``run-metrics`` artifact beside
     the answers artifact; found again, not rebuilt, for the same answers and gold."""
     store = ArtifactStore(answers.path.parents[1])
-    key = store.key(
-        RUN_METRICS_STAGE,
-        code_version=RUN_METRICS_VERSION,
-        inputs={"answers": answers.hash, "gold": sha256_file(gold)},
-        config={"recall_k": sorted(scores.recall_at_k)},
-    )
+    key = run_metrics_key(answers, gold, scores.recall_at_k)
 
     def build(writer: ArtifactWriter) -> None:
         # answers_hash joins these rows to the run's candidates, evidence and predictions

@@ -24,7 +24,6 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import uuid
@@ -44,8 +43,10 @@ from littrace.artifacts import (
     Catalog,
     LineageRecord,
     Manifest,
+    sha256_file,
 )
 from littrace.checkpoint import QuestionJournal, Record
+from littrace.codeversion import code_version
 from littrace.config import Settings
 from littrace.index.stage import (
     INDEXES,
@@ -73,7 +74,6 @@ __all__ = [
 ]
 
 CANDIDATES_STAGE = "candidates"
-CANDIDATES_VERSION = "2"
 PARTIAL_DIR = ".partial"  # a dot name: ArtifactStore.artifacts() skips it
 CANDIDATES_SCHEMA = pa.schema(
     [
@@ -144,18 +144,14 @@ def artifact_at(path: Path) -> Artifact:
     return Artifact(path, manifest)
 
 
-def _file_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def candidates_key(questions: Path, settings: Settings, indexes: IndexArtifacts) -> ArtifactKey:
     """The ``candidates`` key: question file content + retrieve/relate/llm settings + indexes."""
     store = ArtifactStore(settings.runtime.artifact_root, catalog=False)
     return store.key(
         CANDIDATES_STAGE,
-        code_version=CANDIDATES_VERSION,
+        code_version=code_version("candidates", settings.runtime.code_versions.candidates),
         inputs={
-            "questions": _file_digest(questions),
+            "questions": sha256_file(questions),
             **{name: artifact.hash for name, artifact in indexes.artifacts.items()},
         },
         config=settings.digest("retrieve", "relate", "llm"),

@@ -320,6 +320,44 @@ def test_cache_replays_a_repair_without_calls(tmp_path: Path, provider: Scripted
     assert rerun.record.cache_hit and rerun.record.repaired and rerun.record.attempts == 0
 
 
+def test_an_invalid_reply_is_not_cached_so_a_rerun_asks_again(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    provider.script = ["not json", "still not json", VALID]
+    failed = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=question_fallback
+    )
+    assert failed.fallback and len(provider.calls) == 2
+    assert not list((tmp_path / "llm_cache").rglob("*.json"))
+
+    rerun = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    assert len(provider.calls) == 3 and not rerun.fallback
+    assert rerun.value.subqueries == ["[ACL 2023] dense retrieval", "BM25 baseline"]
+
+
+def test_refresh_asks_again_and_overwrites_the_cached_reply(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    newer = '{"subqueries": ["dense retrieval"]}'
+    provider.script = [VALID, newer]
+    first = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    refreshed = make_client(tmp_path, cache_mode="refresh").complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    assert len(provider.calls) == 2 and not refreshed.record.cache_hit
+    assert refreshed.value.subqueries == ["dense retrieval"]
+
+    replayed = make_client(tmp_path).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=no_fallback
+    )
+    assert len(provider.calls) == 2 and replayed.record.cache_hit
+    assert replayed.value == refreshed.value != first.value
+
+
 def test_cache_key_covers_model_schema_and_parameters(
     tmp_path: Path, provider: ScriptedProvider
 ) -> None:
