@@ -39,7 +39,7 @@ from prefect.artifacts import create_table_artifact
 from flows.common import publish, run_id_for, run_settings, task_runner
 from flows.evaluate import evaluate_flow, run_folder
 from flows.index import build_all_indexes
-from littrace.answer import read_questions
+from littrace.answer import fallback_counts, read_questions
 from littrace.artifacts import SUBMISSION_FILE, Artifact
 from littrace.config import Settings, SplitsSettings
 from littrace.evaluate.validate import validate_submission
@@ -188,7 +188,8 @@ def answer_flow(
 ) -> dict[str, Any]:
     """Answer ``questions`` (default: the split's question file) into an answers artifact and
     ``<artifact_root>/submissions/<split>.jsonl``, scored when there is gold; returns the
-    artifact hash, the submission paths, per-question counts and the scores if any."""
+    artifact hash, the submission paths, per-question counts, the fallback counts
+    (:func:`littrace.answer.fallback_counts`) and the scores if any."""
     clock = time.perf_counter()
     started = datetime.now(UTC)
     logger = get_run_logger()
@@ -245,7 +246,7 @@ def answer_flow(
         status: sum(row["status"] == status for row in rows)
         for status in ("answered", "cached", "reused")
     }
-    fallbacks = sum(bool(row["fallback"]) for row in rows)
+    fallbacks = fallback_counts(artifact)
     latency = statistics.median(row["latency_s"] for row in rows) if rows else 0.0
     status = "cached" if was_cached(state) else "built"
     seconds = round(time.perf_counter() - clock, 2)
@@ -267,13 +268,14 @@ def answer_flow(
             f"- answers artifact `{keys.answers.hash}` ({status})",
             f"- {len(rows)} questions: {counts['answered']} answered now, "
             f"{counts['cached']} from the task cache, {counts['reused']} reused with the "
-            f"artifact; {fallbacks} with a fallback; median latency {latency:.2f} s",
+            f"artifact; {fallbacks['questions_with_fallback']} with a fallback, "
+            f"{fallbacks['llm_fallbacks']} LLM steps fell back; median latency {latency:.2f} s",
             f"- submission `{submission}` (valid: {check.ok})",
             f"- composite score: {composite if evaluated else 'no gold'}",
             f"- {seconds} s",
         ],
         [{"count": name, "value": value} for name, value in counts.items()]
-        + [{"count": "fallbacks", "value": fallbacks}],
+        + [{"count": name, "value": value} for name, value in fallbacks.items()],
     )
     create_table_artifact(
         table=rows,
@@ -288,6 +290,7 @@ def answer_flow(
         "artifact": keys.answers.hash,
         "status": status,
         "counts": counts,
+        "fallbacks": fallbacks,
         "submission": str(submission),
         "run_submission": str(run_submission),
         "evaluate": evaluated,

@@ -126,7 +126,8 @@ def ingest_flow(
             f"- {summary['papers']} papers, {summary['papers_with_pdf']} with a PDF: "
             f"{summary['converted_now']} converted now, {summary['from_cache']} from cache, "
             f"{summary['failed_now']} failed now",
-            f"- failures by type: {failures or 'none'}",
+            f"- failures by type: {failures or 'none'}; {summary['papers_damaged']} papers "
+            "kept with a non-fatal failure (their readable pages)",
         ],
         [
             {"count": name, "value": summary[name]}
@@ -136,6 +137,7 @@ def ingest_flow(
                 "converted_now",
                 "from_cache",
                 "failed_now",
+                "papers_damaged",
                 "pages",
                 "references",
                 "citations",

@@ -102,6 +102,7 @@ PREDICTIONS_SCHEMA = pa.schema(
         ("latency_s", pa.float64()),
         ("llm_calls", pa.int64()),
         ("llm_cost", pa.float64()),
+        ("llm_fallbacks", pa.int64()),
     ]
 )
 
@@ -196,8 +197,46 @@ def _llm_records(value: Any) -> Iterator[dict[str, Any]]:
             yield from _llm_records(item)
 
 
+def step_fallbacks(trace: dict[str, Any]) -> list[str]:
+    """One entry per step of ``trace`` that fell back to its model-free value (an unusable
+    LLM reply, a call the deadline cut, no client...): ``"<step>: <reason> (<where>)"``.
+
+    Steps are the trace's entries with a ``fallback_reason`` (the retriever's and the
+    readers' steps); ``<where>`` names the retrieval round and the paper they belong to.
+
+    Example:
+        >>> step_fallbacks({"readings": [{"paper_id": "p1", "steps": [
+        ...     {"step": "read_paper", "fallback_reason": "invalid output after repair"}]}]})
+        ['read_paper: invalid output after repair (paper p1)']
+    """
+    found: list[str] = []
+
+    def walk(value: Any, key: str, where: tuple[str, ...]) -> None:
+        if isinstance(value, list):
+            for item in value:
+                walk(item, key, where)
+            return
+        if not isinstance(value, dict):
+            return
+        where += tuple(
+            f"{label} {value[name]}"
+            for name, label in (("round", "round"), ("paper_id", "paper"), ("paper", "paper"))
+            if isinstance(value.get(name), str | int)
+        )
+        reason = value.get("fallback_reason")
+        if reason:
+            place = f" ({', '.join(dict.fromkeys(where))})" if where else ""
+            found.append(f"{value.get('step') or key}: {reason}{place}")
+        for name, item in value.items():
+            walk(item, name, where)
+
+    walk(trace, "", ())
+    return found
+
+
 def llm_usage(trace: dict[str, Any]) -> dict[str, Any]:
-    """Calls (provider requests), tokens and cost of every LLM step recorded in ``trace``."""
+    """Calls (provider requests), tokens and cost of every LLM step recorded in ``trace``,
+    and how many steps fell back (:func:`step_fallbacks`)."""
     records = list(_llm_records(trace))
     return {
         "calls": sum(int(r.get("attempts") or 0) for r in records),
@@ -205,6 +244,7 @@ def llm_usage(trace: dict[str, Any]) -> dict[str, Any]:
             int(r.get("prompt_tokens") or 0) + int(r.get("completion_tokens") or 0) for r in records
         ),
         "cost": round(sum(float(r.get("cost_usd") or 0.0) for r in records), 6),
+        "fallbacks": len(step_fallbacks(trace)),
     }
 
 
@@ -237,7 +277,8 @@ def answer_retrieved(
     before reading, the record is the writer's conservative fallback; passed while reading,
     the papers not yet read are skipped and the question goes on with the readings it has.
     ``trace["deadline"]`` says whether it passed and in which stage; ``trace["fallbacks"]``
-    names it when it changed the answer.
+    names it when it changed the answer, then the writer's repair of the record if any, then
+    every step that fell back (:func:`step_fallbacks`).
     """
     deadline = deadline or Deadline(settings.runtime.record_timeout_s)
     retrieved = time.perf_counter()
@@ -302,6 +343,7 @@ def answer_retrieved(
             if reason
         ],
     }
+    trace["fallbacks"] += step_fallbacks(trace)
     trace["llm"] = llm_usage(trace)
     return {"query_id": question.query_id, "submission": submission, "trace": trace}
 
@@ -492,11 +534,22 @@ def _write_tables(writer: ArtifactWriter, records: list[dict[str, Any]]) -> None
                 "latency_s": trace["timings"]["total_s"],
                 "llm_calls": trace["llm"]["calls"],
                 "llm_cost": trace["llm"]["cost"],
+                "llm_fallbacks": trace["llm"]["fallbacks"],
             }
         )
     writer.write_table("candidates", candidates, CANDIDATES_SCHEMA)
     writer.write_table("evidence", evidence, EVIDENCE_SCHEMA)
     writer.write_table("predictions", predictions, PREDICTIONS_SCHEMA)
+
+
+def fallback_counts(answers: Artifact) -> dict[str, int]:
+    """How an answers artifact degraded: ``questions_with_fallback`` (any entry in the trace's
+    ``fallbacks``) and ``llm_fallbacks`` (steps that fell back, over all questions)."""
+    rows = answers.table("predictions", ["fallback", "llm_fallbacks"]).to_pylist()
+    return {
+        "questions_with_fallback": sum(1 for row in rows if row["fallback"]),
+        "llm_fallbacks": sum(int(row["llm_fallbacks"] or 0) for row in rows),
+    }
 
 
 def commit_answers(

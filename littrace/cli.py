@@ -197,7 +197,7 @@ def answer(
         if not questions.is_file():
             raise UserError(f"questions file not found: {questions}")
         settings = _answer_settings(options.settings(), reader, llm)
-        from littrace.answer import answer_questions
+        from littrace.answer import answer_questions, fallback_counts
         from littrace.artifacts import SUBMISSION_FILE
         from littrace.index.stage import MissingCorpusError
         from littrace.schema import JsonlError
@@ -217,6 +217,7 @@ def answer(
                 "submission": str(submission),
                 "copied_to": str(out) if out else None,
                 **artifact.manifest.tables,
+                "fallbacks": fallback_counts(artifact),
             }
         )
 
@@ -707,6 +708,8 @@ def _run_pipeline(
             "stages": summary["stages"],
             "composite_score": evaluated.get("composite_score"),
             "metrics": evaluated.get("metrics"),
+            "fallbacks": answered["fallbacks"],
+            "corpus_failures": summary["ingest"]["failures"],
             "submission": answered["submission"],
             "copied_to": str(out) if out else None,
             "report": str(report_path),

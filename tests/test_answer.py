@@ -402,6 +402,76 @@ def test_a_deadline_passing_before_reading_gives_the_conservative_record(
     assert trace["deadline"]["skipped_papers"] > 0
     assert answered["submission"] == fallback_record(question)
     assert record_errors(answered["submission"], question) == []
-    assert trace["fallbacks"] == ["deadline: 1 s passed in retrieve: conservative record"]
+    # The deadline's entry, then the one step it cut: the planner's call.
+    assert trace["fallbacks"][0] == "deadline: 1 s passed in retrieve: conservative record"
+    (planner,) = trace["fallbacks"][1:]
+    assert planner.startswith("plan: deadline: the question's 1 s passed")
     provider = litellm.custom_provider_map[0]["custom_handler"]
     assert len(provider.timeouts) == 1 and provider.timeouts[0] <= DEADLINE_S  # no retry
+
+
+PROSE = "Both papers look relevant; the second one reports the higher score, I believe."
+# Every LLM step of the api profile, on the scripted provider; uncached, so every call of a
+# step reaches the provider.
+LLM_STEPS = {
+    "llm.backend": "litellm",
+    "llm.model": "scripted/prose",
+    "llm.cache": False,
+    "retrieve.planner.backend": "llm",
+    "retrieve.decompose.backend": "llm",
+    "retrieve.verify.backend": "llm",
+    "read.backend": "llm",
+    "read.evidence.backend": "llm",
+}
+
+
+def test_a_run_whose_llm_replies_are_all_prose_counts_every_step_that_fell_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each LLM call gets prose twice (the reply, then the repair round) and falls back: each
+    trace's ``fallbacks`` names every step, and the predictions table, the run's fallback
+    counts and the report count them all."""
+    from littrace.answer import fallback_counts
+    from littrace.report import build_report
+    from tests.llm.test_client import ScriptedProvider
+
+    provider = ScriptedProvider(script=[PROSE])
+    monkeypatch.setattr(
+        litellm, "custom_provider_map", [{"provider": "scripted", "custom_handler": provider}]
+    )
+    corpus = generate_corpus(tmp_path / "synth", n_papers=4, seed=2, n_questions=2)
+    root = tmp_path / "artifacts"
+    model_free = load_settings("test", overrides={"runtime.artifact_root": str(root)}, environ={})
+    artifact = ingest(corpus.pool, corpus.pdf_dir, model_free).artifact
+    indexes = build_indexes(artifact, model_free)
+    settings = load_settings(
+        "test", overrides={"runtime.artifact_root": str(root), **LLM_STEPS}, environ={}
+    )
+
+    answers = answer_questions(corpus.questions, settings, corpus=artifact, indexes=indexes)
+
+    traces = lines(answers.path / TRACES_FILE)
+    llm_calls = len(provider.calls) // 2  # each: the prose reply and the prose repair
+    step_entries = [
+        entry
+        for trace in traces
+        for entry in trace["fallbacks"]
+        if entry.split(": ", 1)[0] not in ("deadline", "repaired", "fallback")
+    ]
+    assert len(step_entries) == llm_calls > 0
+    assert all("invalid output after repair" in entry for entry in step_entries)
+    steps = {entry.split(": ", 1)[0] for entry in step_entries}
+    assert {"plan", "decompose", "verify", "read_paper", "localize", "synthesize"} <= steps
+    assert any("(round 1)" in entry for entry in step_entries if entry.startswith("verify: "))
+    assert any("(paper " in entry for entry in step_entries if entry.startswith("read_paper: "))
+    predictions = answers.table("predictions", ["llm_fallbacks", "fallback"]).to_pylist()
+    assert [row["llm_fallbacks"] for row in predictions] == [t["llm"]["fallbacks"] for t in traces]
+    assert all(row["fallback"] for row in predictions)
+    assert fallback_counts(answers) == {
+        "questions_with_fallback": 2,
+        "llm_fallbacks": llm_calls,
+    }
+    html = build_report(answers, corpus.gold, artifact, tmp_path / "report.html").read_text()
+    total = sum(len(trace["fallbacks"]) for trace in traces)
+    assert f"<p>fallbacks: {total} in 2 questions</p>" in html
+    assert html.count("fallbacks: ") >= 2 + 1  # the run's count and each question's badge

@@ -5,6 +5,10 @@ layout stage can keep their text out of body paragraphs; then the reading-order 
 the bibliography and the citing sentences. Unreadable input raises :class:`ConversionError`
 with a short error type (``EmptyFile``, ``NotPDF``, ``Encrypted``, ``NoPages``, ...), which
 the ingest stage records as a failure while the paper stays in the corpus as metadata only.
+A file that converts only in part keeps what was read, and its document carries non-fatal
+failure records (``Document.damage``): ``Repaired`` when MuPDF had to repair the file (a
+truncated or corrupted one), with its warnings and how many pages have text, and
+``UnreadablePages`` naming the pages whose text extraction raised.
 
 Example:
     >>> document = convert_pdf(Path("paper.pdf"), "acl2025_00005")  # doctest: +SKIP
@@ -29,6 +33,7 @@ from littrace.corpus.model import (
     Block,
     Citation,
     Document,
+    Failure,
     Layout,
     PageInfo,
     PaperObject,
@@ -41,6 +46,10 @@ from littrace.corpus.pagescan import extract_dict
 from littrace.corpus.references import find_citations, parse_references
 
 PDF_MAGIC = b"%PDF"
+# Error types of the non-fatal failures: the paper keeps the pages that were read.
+REPAIRED = "Repaired"
+UNREADABLE_PAGES = "UnreadablePages"
+_MESSAGE_CHARS = 600  # enough to name the damage in the failures table without a page of text
 
 
 class ConversionError(Exception):
@@ -73,12 +82,17 @@ def open_pdf(data: bytes) -> Any:
 def convert_pdf(path: Path, paper_id: str, *, citation_contexts: bool = True) -> Document:
     """Convert one PDF; raises :class:`ConversionError` for a file that is not a usable PDF."""
     data = path.read_bytes()
+    pymupdf.TOOLS.reset_mupdf_warnings()  # type: ignore[no-untyped-call]
     doc = open_pdf(data)
+    # MuPDF keeps one warning list per process: read at once, it holds what opening this
+    # file gave (the repair of a broken cross-reference table among them).
+    opening_warnings: str = pymupdf.TOOLS.mupdf_warnings()  # type: ignore[no-untyped-call]
+    unreadable: list[str] = []
     try:
         with _gc_paused():
             # One load and one text extraction per page serve the object finder and the layout.
             pages = list(doc)
-            page_dicts = [extract_dict(page) for page in pages]
+            page_dicts = [extract_dict(page, unreadable) for page in pages]
             objects = find_objects(doc, paper_id, page_dicts, pages)
             layout = extract_layout(
                 doc, object_regions(objects), page_dicts=page_dicts, pdf_pages=pages
@@ -87,6 +101,7 @@ def convert_pdf(path: Path, paper_id: str, *, citation_contexts: bool = True) ->
             del page_dicts
             references = parse_references(layout, paper_id)
             citations = find_citations(layout, references, paper_id) if citation_contexts else []
+        damage = _damage(paper_id, layout, doc.is_repaired, opening_warnings, unreadable)
     except ConversionError:
         raise
     except Exception as error:  # a parser crash on one odd file must not stop the run
@@ -100,7 +115,35 @@ def convert_pdf(path: Path, paper_id: str, *, citation_contexts: bool = True) ->
         objects=tuple(objects),
         references=tuple(references),
         citations=tuple(citations),
+        damage=damage,
     )
+
+
+def _damage(
+    paper_id: str, layout: Layout, repaired: bool, warnings: str, unreadable: list[str]
+) -> tuple[Failure, ...]:
+    """The non-fatal failure records of a converted PDF (see the module docstring)."""
+    total = len(layout.pages)
+    records = []
+    if repaired:
+        with_text = sum(1 for page in layout.pages if page.text.strip())
+        lines = dict.fromkeys(line.strip() for line in warnings.splitlines() if line.strip())
+        message = (
+            f"MuPDF repaired the file (truncated or corrupted): {with_text} of {total} pages "
+            f"have text; MuPDF warnings: {'; '.join(lines) or 'none'}"
+        )
+        records.append(
+            Failure(paper_id, "convert", REPAIRED, message[:_MESSAGE_CHARS], fatal=False)
+        )
+    if unreadable:
+        message = (
+            f"{len(unreadable)} of {total} pages raised during text extraction and are empty: "
+            + "; ".join(unreadable)
+        )
+        records.append(
+            Failure(paper_id, "convert", UNREADABLE_PAGES, message[:_MESSAGE_CHARS], fatal=False)
+        )
+    return tuple(records)
 
 
 @contextlib.contextmanager
@@ -148,4 +191,5 @@ def document_from_dict(data: dict[str, Any]) -> Document:
         objects=tuple(record_from_row(PaperObject, obj) for obj in data["objects"]),
         references=tuple(record_from_row(Reference, ref) for ref in data["references"]),
         citations=tuple(record_from_row(Citation, cit) for cit in data["citations"]),
+        damage=tuple(record_from_row(Failure, failure) for failure in data["damage"]),
     )

@@ -4,10 +4,12 @@ citations, chunks, failures).
 Each PDF is converted in a worker process into a per-paper cache artifact keyed by the PDF's
 SHA-256, its paper id and the conversion settings, so adding or changing one PDF reconverts
 only that paper, and a killed run keeps every paper a worker finished. A broken PDF becomes a
-cached failure record; a paper that exceeds ``corpus.paper_timeout_s`` becomes a failure
-that is retried on the next run. The corpus artifact is then assembled from the cache and
-chunked; it is keyed by the pool file, the per-paper artifacts, where each PDF is (the
-``papers`` table records it, so the report finds the PDFs) and the chunk settings.
+cached failure record; a damaged one that still converts (MuPDF repaired it, or some pages
+could not be read) keeps the pages that were read and adds non-fatal failure records; a
+paper that exceeds ``corpus.paper_timeout_s`` becomes a failure that is retried on the next
+run. The corpus artifact is then assembled from the cache and chunked; it is keyed by the
+pool file, the per-paper artifacts, where each PDF is (the ``papers`` table records it, so
+the report finds the PDFs) and the chunk settings.
 
 Example:
     >>> result = ingest(Path("pool.jsonl"), Path("pdfs"), load_settings())  # doctest: +SKIP
@@ -85,7 +87,8 @@ class IngestResult:
     failures: list[Failure] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
-        """Counts for the CLI and the Prefect summary: papers, pages, objects by kind, failures."""
+        """Counts for the CLI and the Prefect summary: papers, pages, objects by kind, failures
+        (fatal and not), and the papers kept with a non-fatal failure (``papers_damaged``)."""
         objects = self.artifact.table("objects", columns=["kind"]).column("kind").to_pylist()
         return {
             "artifact": self.artifact.hash,
@@ -99,6 +102,7 @@ class IngestResult:
             "citations": self.artifact.manifest.tables.get("citations", 0),
             "chunks": self.artifact.manifest.tables.get("chunks", 0),
             "failures": dict(sorted(Counter(f.error_type for f in self.failures).items())),
+            "papers_damaged": len({f.paper_id for f in self.failures if not f.fatal}),
         }
 
 
@@ -340,6 +344,7 @@ def assemble_corpus(
             failures.append(loaded)
         else:
             documents[job.paper_id] = loaded
+            failures.extend(loaded.damage)
 
     store = ArtifactStore(root)
     artifact = store.get_or_build(

@@ -217,12 +217,18 @@ class Chunk:
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """A paper a stage could not process; the paper stays in the corpus as metadata only."""
+    """A paper a stage could not process, or not fully.
+
+    A fatal failure leaves the paper in the corpus as metadata only; a non-fatal one
+    (``fatal=False``: a PDF MuPDF had to repair, pages that could not be read) keeps every
+    page that was read.
+    """
 
     paper_id: str
     stage: str
     error_type: str
     message: str
+    fatal: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +241,8 @@ class Document:
     objects: tuple[PaperObject, ...] = ()
     references: tuple[Reference, ...] = ()
     citations: tuple[Citation, ...] = ()
+    # Non-fatal failure records: what was wrong with the file, though the paper was kept.
+    damage: tuple[Failure, ...] = ()
 
 
 # --- Parquet --------------------------------------------------------------------------------

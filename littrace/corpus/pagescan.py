@@ -216,8 +216,9 @@ class DocStyle:
         return abs(size - self.size) <= max(0.6, 0.06 * self.size)
 
 
-def extract_dict(page: pymupdf.Page) -> dict[str, Any]:
-    """``page.get_text("dict", flags=DICT_FLAGS)``; a page that cannot be read is empty.
+def extract_dict(page: pymupdf.Page, unreadable: list[str] | None = None) -> dict[str, Any]:
+    """``page.get_text("dict", flags=DICT_FLAGS)``; a page that cannot be read is empty, and
+    ``"page <n>: <error>"`` is added to ``unreadable`` when one is given.
 
     A page whose drawing instructions run past ``MAX_VECTOR_CONTENT`` bytes (a plot of a
     million points) is read without its vector paths: collecting them costs about half a
@@ -229,8 +230,10 @@ def extract_dict(page: pymupdf.Page) -> dict[str, Any]:
             logger.info("page %d: too many drawings, vector paths skipped", page.number + 1)
             flags &= ~pymupdf.TEXT_COLLECT_VECTORS
         return dict(page.get_text("dict", flags=flags))  # type: ignore[no-untyped-call]
-    except Exception:  # a broken content stream costs only this page
+    except Exception as error:  # a broken content stream costs only this page
         logger.warning("page %d: text extraction failed", page.number + 1, exc_info=True)
+        if unreadable is not None:
+            unreadable.append(f"page {page.number + 1}: {type(error).__name__}: {error}")
         return {"blocks": []}
 
 

@@ -410,6 +410,10 @@ def _litellm() -> ModuleType:
     # Imported on first use: it takes seconds, and the model-free path never needs it.
     import litellm
 
+    # Without this, litellm prints a provider-list banner for every call to a model missing
+    # from its price map (any local model), and a help banner for every provider error,
+    # which the call record already holds.
+    litellm.suppress_debug_info = True
     return litellm
 
 

@@ -1,7 +1,9 @@
 """The HTML report of one answers run: one self-contained file that opens offline.
 
-Top: the official metrics and composite score, candidate recall@k, the scores by task family
-and by primary evidence type, where gold was lost, timings and LLM cost. Then one section
+Top: the papers the corpus could not convert, or converted only in part (its ``failures``
+table: a PDF MuPDF had to repair, pages that could not be read); then the official metrics
+and composite score, candidate recall@k, the scores by task family and by primary evidence
+type, where gold was lost, timings, LLM cost and the steps that fell back. Then one section
 per question: the question, the predicted and gold answers, the selected papers with their
 ranks in Rankings A and B, every predicted and gold evidence item as a crop of its PDF page
 with the located region highlighted, and the retrieval trace folded away.
@@ -153,6 +155,25 @@ def _unusable_note(unusable: Mapping[str, str]) -> str:
     )
 
 
+def _failures_note(corpus: Artifact) -> str:
+    """The header's list of the corpus's failure records: papers kept as metadata only
+    (fatal) and papers kept with only the pages that could be read (non-fatal)."""
+    rows = corpus.table("failures").to_pylist()
+    if not rows:
+        return ""
+    kept = sum(1 for row in rows if row.get("fatal") is False)
+    items = "".join(
+        f"<li>{escape(row['paper_id'] or '(pool)')} · {escape(row['error_type'])} "
+        f"({'non-fatal: readable pages kept' if row.get('fatal') is False else 'metadata only'})"
+        f": {escape(row['message'])}</li>"
+        for row in rows
+    )
+    return (
+        f'<details id="corpus-failures"><summary>corpus failures: {len(rows)} '
+        f"({kept} non-fatal)</summary><ul>{items}</ul></details>"
+    )
+
+
 def _pretty(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, default=str)
 
@@ -226,29 +247,51 @@ def _stages_section(scores: RunScores) -> Html:
 def _costs_section(scores: RunScores, run: AnswersRun) -> Html:
     timings: dict[str, list[float]] = defaultdict(list)
     tokens = 0
+    # By kind (the step, ``deadline``, or the writer's ``repaired``/``fallback``): entries
+    # over the run, and the questions with one.
     fallbacks: Counter[str] = Counter()
+    questions: Counter[str] = Counter()
     for trace in run.traces.values():
         for name, value in (trace.get("timings") or {}).items():
             if isinstance(value, int | float):
                 timings[name].append(float(value))
         tokens += int((trace.get("llm") or {}).get("tokens") or 0)
-    for prediction in run.predictions.values():
-        if prediction.get("fallback"):
-            fallbacks[str(prediction["fallback"])] += 1
+        kinds = [_fallback_kind(entry) for entry in _fallbacks_of(trace)]
+        fallbacks.update(kinds)
+        questions.update(set(kinds))
     timing_rows = [
         [name, fmt(sum(values) / len(values), 2), fmt(max(values), 2), fmt(sum(values), 1)]
         for name, values in sorted(timings.items())
     ]
     cost_rows = [[name, fmt(value, 4)] for name, value in scores.costs.items()]
     cost_rows.append(["llm_tokens_total", str(tokens)])
-    fallback_rows = [[name, count] for name, count in fallbacks.most_common()]
+    fallback_rows = [[name, count, questions[name]] for name, count in fallbacks.most_common()]
     return Html(
-        '<section id="costs"><h2>Timings and LLM cost</h2><div class="cards">'
+        '<section id="costs"><h2>Timings, LLM cost and fallbacks</h2><div class="cards">'
         f"{table(['timing (s)', 'mean', 'max', 'total'], timing_rows)}"
         f"{table(['cost', 'value'], cost_rows)}"
-        f"{table(['fallback', 'questions'], fallback_rows) if fallback_rows else ''}"
-        "</div></section>"
+        f'<div id="fallbacks"><p>fallbacks: {fallbacks.total()} in '
+        f"{sum(1 for t in run.traces.values() if _fallbacks_of(t))} questions</p>"
+        f"{table(['fallback', 'times', 'questions'], fallback_rows) if fallback_rows else ''}"
+        "</div></div></section>"
     )
+
+
+def _fallbacks_of(trace: Mapping[str, Any]) -> list[str]:
+    """The trace's ``fallbacks``: the deadline, the writer's repair, each step that fell back."""
+    return [str(entry) for entry in trace.get("fallbacks") or []]
+
+
+def _fallback_kind(entry: str) -> str:
+    """What fell back: each entry reads ``"<kind>: <why>"``."""
+    return entry.split(": ", 1)[0]
+
+
+def _fallback_list(fallbacks: Sequence[str]) -> str:
+    if not fallbacks:
+        return ""
+    items = "".join(f"<li>{escape(entry)}</li>" for entry in fallbacks)
+    return f"<details><summary>Fallbacks ({len(fallbacks)})</summary><ul>{items}</ul></details>"
 
 
 def _answer_html(answer: Any, options: Mapping[str, Any]) -> str:
@@ -401,14 +444,16 @@ def _question(
             else badge("nothing lost", "good")
         )
     prediction = run.predictions.get(qid, {})
-    if prediction.get("fallback"):
-        badges.append(badge(f"fallback: {prediction['fallback']}", "warn"))
+    fallbacks = _fallbacks_of(trace)
+    if fallbacks:
+        badges.append(badge(f"fallbacks: {len(fallbacks)}", "warn"))
     timings = trace.get("timings") or {}
     llm = trace.get("llm") or {}
     cost_line = (
         f"latency {fmt(prediction.get('latency_s') or timings.get('total_s'), 2)} s · "
         f"retrieve {fmt(timings.get('retrieve_s'), 2)} s · read {fmt(timings.get('read_s'), 2)} s · "
         f"LLM calls {llm.get('calls', prediction.get('llm_calls', '—'))} · "
+        f"LLM steps fallen back {llm.get('fallbacks', '—')} · "
         f"tokens {llm.get('tokens', '—')} · cost {fmt(llm.get('cost', prediction.get('llm_cost')), 4)}"
     )
     retrieval = trace.get("retrieval")
@@ -425,7 +470,7 @@ def _question(
     return Html(
         f'<article class="question" id="q-{escape(qid)}" data-lost="{escape(lost)}">'
         f'<h3>{"".join(badges)}</h3><p class="q-text">{escape(str(question))}</p>'
-        f'<p class="muted">{escape(cost_line)}</p>'
+        f'<p class="muted">{escape(cost_line)}</p>{_fallback_list(fallbacks)}'
         f'<div class="answers">{answers}</div>'
         f"<h4>Papers</h4>{_papers_table(qid, run, gold_papers, titles)}{evidence}"
         f"<details><summary>Retrieval trace</summary><pre>{escape(trace_text)}</pre></details>"
@@ -490,7 +535,8 @@ def build_report(
         f"<h1>littrace run report</h1><p>answers artifact <code>{escape(answers.hash[:16])}</code>"
         f" (created {escape(created)}), corpus <code>{escape(corpus.hash[:16])}</code>, "
         f"{len(order)} questions</p><p>report written {escape(datetime.now(UTC).isoformat(timespec='seconds'))}"
-        f"{' · run ' + escape(run_id) if run_id else ''}</p>{_unusable_note(unusable)}"
+        f"{' · run ' + escape(run_id) if run_id else ''}</p>{_failures_note(corpus)}"
+        f"{_unusable_note(unusable)}"
     )
     sections = [
         _metrics_section(scores, gold),

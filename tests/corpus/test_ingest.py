@@ -23,8 +23,7 @@ from littrace.corpus.ingest import (
     run_conversions,
 )
 from littrace.synth import SynthCorpus, generate_corpus
-
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "pdfs"
+from tests.corpus.damaged import FIXTURES, truncated_copy, unreadable_page_copy
 
 
 @pytest.fixture(scope="module")
@@ -223,3 +222,71 @@ def test_catalog_views_and_lineage_after_ingest(tmp_path: Path, synth: SynthCorp
     assert pages == result.summary()["pages"] == synth.counts["pages"]
     assert set(kinds) == {"table", "figure", "equation", "algorithm"}
     assert lineage == [("run-1", "corpus", result.artifact.hash)]
+
+
+def test_damaged_pdfs_keep_their_readable_pages_and_are_recorded_as_non_fatal_failures(
+    tmp_path: Path,
+) -> None:
+    """A PDF cut to a third of its bytes (MuPDF repairs it) and one whose third page raises
+    during text extraction: both keep what could be read, and each gets a failure record
+    that says what happened, in the failures table and its catalog view."""
+    import duckdb
+
+    pdfs = tmp_path / "pdfs"
+    pdfs.mkdir()
+    truncated_copy(pdfs / "cut.pdf")
+    unreadable_page_copy(pdfs / "nested.pdf", page=3)
+    pool = tmp_path / "pool.jsonl"
+    pool.write_text(
+        "".join(
+            json.dumps({"paper_id": paper_id, "title": f"Damaged {paper_id}"}) + "\n"
+            for paper_id in ("cut", "nested")
+        )
+    )
+    settings = settings_for(tmp_path / "artifacts")
+
+    result = ingest(pool, pdfs, settings)
+
+    failures = {f.paper_id: f for f in result.failures}
+    assert set(failures) == {"cut", "nested"}
+    repaired, unreadable = failures["cut"], failures["nested"]
+    assert (repaired.stage, repaired.error_type, repaired.fatal) == ("convert", "Repaired", False)
+    assert repaired.message.startswith(
+        "MuPDF repaired the file (truncated or corrupted): 6 of 13 pages have text; "
+        "MuPDF warnings: "
+    )
+    assert "repair" in repaired.message.split("MuPDF warnings: ")[1]
+    assert (unreadable.error_type, unreadable.fatal) == ("UnreadablePages", False)
+    assert unreadable.message == (
+        "1 of 8 pages raised during text extraction and are empty: "
+        "page 3: RuntimeError: code=5: too many nested graphics states"
+    )
+    summary = result.summary()
+    assert summary["failures"] == {"Repaired": 1, "UnreadablePages": 1}
+    assert summary["papers_damaged"] == 2
+    # The pages that were read are kept, chunked and indexed like any paper's.
+    papers = {row["paper_id"]: row for row in result.artifact.table("papers").to_pylist()}
+    assert papers["cut"]["has_pdf"] and papers["cut"]["pages"] == 13
+    assert papers["nested"]["has_pdf"] and papers["nested"]["pages"] == 8
+    text_pages: dict[str, set[int]] = {"cut": set(), "nested": set()}
+    for page in result.artifact.table("pages").to_pylist():
+        if page["text"].strip():
+            text_pages[page["paper_id"]].add(page["page"])
+    assert len(text_pages["cut"]) == 6
+    assert text_pages["nested"] == {1, 2, 4, 5, 6, 7, 8}
+    body_pages: dict[str, set[int]] = {"cut": set(), "nested": set()}
+    for chunk in result.artifact.table("chunks").to_pylist():
+        if chunk["type"] == "body":
+            body_pages[chunk["paper_id"]].add(chunk["page"])
+    assert body_pages["cut"] and body_pages["cut"] <= text_pages["cut"]
+    assert body_pages["nested"] and body_pages["nested"] <= text_pages["nested"]
+
+    catalog = tmp_path / "artifacts" / "catalog.duckdb"
+    with duckdb.connect(str(catalog), read_only=True) as con:
+        rows = con.sql(
+            "SELECT paper_id, stage, error_type, fatal, message FROM failures ORDER BY paper_id"
+        ).fetchall()
+    assert rows == [
+        ("cut", "convert", "Repaired", False, repaired.message),
+        ("nested", "convert", "UnreadablePages", False, unreadable.message),
+    ]

@@ -108,6 +108,7 @@ def test_the_split_is_answered_validated_written_and_scored(
     summary, root = threads.summary, threads.root
     assert summary["status"] == "built"
     assert summary["counts"] == {"answered": 6, "cached": 0, "reused": 0}
+    assert summary["fallbacks"]["llm_fallbacks"] == 0  # model-free: no LLM step to fall back
     submission = Path(summary["submission"])
     assert submission == root / "submissions" / "validation.jsonl"
     assert query_ids(submission) == query_ids(synth.questions)

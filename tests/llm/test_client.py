@@ -1,12 +1,15 @@
-"""LlmClient against a scripted local litellm provider (``scripted/<model>``): no network."""
+"""LlmClient against a scripted local litellm provider (``scripted/<model>``), and once
+against a local OpenAI-compatible HTTP server: no network beyond the loopback."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -641,3 +644,86 @@ def test_waiting_for_a_slot_ends_at_the_deadline(
     holder.join(timeout=30)
     assert result.fallback and result.record.reason == "deadline: the question's 0.2 s passed"
     assert len(provider.calls) == 1 and waited < 5.0
+
+
+@pytest.fixture
+def local_server() -> Iterator[tuple[str, list[str]]]:
+    """A local OpenAI-compatible chat server: its ``/v1`` base URL and the replies it gives,
+    in order (the last one repeats), under a model name no price map knows."""
+    replies: list[str] = []
+    served: list[int] = []
+
+    class ChatCompletions(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            served.append(1)
+            body = json.dumps(
+                {
+                    "id": f"chatcmpl-{len(served)}",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": "local-model-7b",
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {
+                                "role": "assistant",
+                                "content": replies[min(len(served), len(replies)) - 1],
+                            },
+                            "finish_reason": "stop",
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 9, "completion_tokens": 4, "total_tokens": 13},
+                }
+            ).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """No access log on stderr: the test watches it."""
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), ChatCompletions)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/v1", replies
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+
+
+def test_a_local_model_without_a_price_is_called_without_a_word_on_the_console(
+    tmp_path: Path,
+    local_server: tuple[str, list[str]],
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Through litellm's real OpenAI path to a local server, as ``--profile api`` with a local
+    model runs: a good reply, then prose that falls back. litellm has no price for the model,
+    and neither that nor the fallback puts anything on stdout or stderr."""
+    base_url, replies = local_server
+    replies[:] = [VALID, "Dense retrieval and BM25 are the two things to look up."]
+    monkeypatch.setenv("LOCAL_LLM_KEY", "local")
+    client = make_client(
+        tmp_path,
+        model="openai/local-model-7b",
+        api_base=base_url,
+        api_key_env="LOCAL_LLM_KEY",
+        cache=False,
+    )
+    capfd.readouterr()
+
+    answered = client.complete_json("decompose", MESSAGES, Subqueries, fallback=no_fallback)
+    fell_back = client.complete_json("decompose", MESSAGES, Subqueries, fallback=question_fallback)
+
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "")
+    assert answered.value.subqueries[1] == "BM25 baseline" and not answered.fallback
+    assert answered.record.cost_usd == 0.0 and answered.record.prompt_tokens == 9
+    assert fell_back.fallback and fell_back.record.attempts == 2
+    assert fell_back.record.reason is not None
+    assert fell_back.record.reason.startswith("invalid output after repair")

@@ -140,6 +140,7 @@ def make_answers(
                 "latency_s": 1.0 + index,
                 "llm_calls": index % 3,
                 "llm_cost": 0.001 * (index % 3),
+                "llm_fallbacks": 0,
             }
         )
         traces.append(
@@ -169,8 +170,9 @@ def make_answers(
                     "calls": index % 3,
                     "tokens": 100 * (index % 3),
                     "cost": 0.001 * (index % 3),
+                    "fallbacks": 0,
                 },
-                "fallbacks": [],
+                "fallbacks": ["reader:heuristic"] if kind == "answer" else [],
             }
         )
 

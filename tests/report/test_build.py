@@ -15,6 +15,7 @@ from littrace.config import load_settings
 from littrace.corpus.ingest import CACHE_DIR, ingest
 from littrace.report import SECTION_IDS, build_report
 from littrace.report.scores import AnswersRun, score_run
+from tests.corpus.damaged import truncated_copy
 from tests.report.fake_answers import fault
 from tests.report.synthetic_run import SyntheticRun
 
@@ -120,3 +121,32 @@ def test_a_moved_or_changed_pdf_is_skipped_with_a_note_and_pdfs_overrides(
     ).read_text()
     assert gone not in found and edited in found and "papers without crops: 1 " in found
     assert len(IMAGE.findall(found)) > len(IMAGE.findall(html))
+
+
+def test_the_header_lists_the_corpus_failures_a_damaged_pdf_among_them(
+    synthetic_run: SyntheticRun, tmp_path: Path
+) -> None:
+    """The run's papers plus a PDF cut to a third of its bytes: the report names that paper
+    as repaired with its pages kept, next to the pool's metadata-only failures."""
+    root = tmp_path / "artifacts"
+    shutil.copytree(synthetic_run.root / CACHE_DIR, root / CACHE_DIR)
+    pdfs = shutil.copytree(synthetic_run.synth.pdf_dir, tmp_path / "pdfs")
+    truncated_copy(pdfs / "cut.pdf")
+    pool = tmp_path / "pool.jsonl"
+    shutil.copy(synthetic_run.synth.pool, pool)
+    with pool.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"paper_id": "cut", "title": "A cut download"}) + "\n")
+        handle.write(json.dumps({"paper_id": "gone", "title": "No PDF"}) + "\n")
+        handle.write("{not json\n")
+    settings = load_settings("test", overrides={"runtime.artifact_root": str(root)}, environ={})
+    corpus = ingest(pool, pdfs, settings).artifact
+
+    html = build_report(synthetic_run.answers[1], None, corpus, tmp_path / "r.html").read_text()
+
+    listed = html.split('<details id="corpus-failures">')[1].split("</details>")[0]
+    assert "corpus failures: 2 (1 non-fatal)" in listed
+    assert (
+        "<li>cut · Repaired (non-fatal: readable pages kept): MuPDF repaired the file "
+        "(truncated or corrupted): 6 of 13 pages have text; MuPDF warnings: "
+    ) in listed
+    assert "<li>(pool) · PoolProblem (metadata only): " in listed
