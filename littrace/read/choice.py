@@ -12,7 +12,12 @@ option's number appearing in the located table proves nothing. Instead:
   value wins, lower-is-better read from the question, caption and header;
 * **bibliography questions** (:mod:`littrace.read.references`): the option printed in the
   entry at the asked position, or in the entries cited by the sentences that best match the
-  question ("which work is cited for X").
+  question ("which work is cited for X");
+* **sentence windows**: an option printed in a sentence of a selected paper is supported by
+  how much of the question that sentence names (the sentences on either side at half
+  weight), each question term weighted by its rarity among the papers' sentences (IDF), so
+  that words describing the paper as a whole decide nothing; only its best window counts,
+  so an option printed everywhere gains nothing from being printed often.
 
 Only a clear winner is returned (support above zero and ahead of the runner-up), with its
 grounds for the trace; otherwise the caller falls back to other evidence.
@@ -25,6 +30,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from littrace.corpus.model import PaperObject
@@ -39,7 +45,14 @@ from littrace.read.references import (
     reference_position,
 )
 from littrace.read.tables import paper_tables, subject_name
-from littrace.read.text import coverage, numbers, same_number, terms
+from littrace.read.text import (
+    contains_phrase,
+    coverage,
+    numbers,
+    same_number,
+    sentences,
+    terms,
+)
 from littrace.read.units import (
     Alignment,
     TableCell,
@@ -51,7 +64,14 @@ from littrace.read.units import (
 )
 from littrace.schema import Question
 
-__all__ = ["Choice", "TableUnits", "aligned_choice", "reference_choice", "table_units"]
+__all__ = [
+    "Choice",
+    "TableUnits",
+    "aligned_choice",
+    "reference_choice",
+    "sentence_choice",
+    "table_units",
+]
 
 # The winner must lead the runner-up by this much of its own support.
 _MARGIN = 0.05
@@ -258,6 +278,81 @@ def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
         return None
     why, fact = grounds[label]
     return Choice(label, support, why, [fact])
+
+
+# Chunk kinds whose sentences are prose a question can be aligned with.
+_PROSE = ("title_abstract", "body")
+# The sentences around the one printing an option count this much of what they name.
+_NEIGHBOUR_WEIGHT = 0.5
+# Sentence windows must separate options more clearly than table cells do.
+_SENTENCE_MARGIN = 0.15
+
+
+@dataclass(frozen=True)
+class _Window:
+    paper_id: str
+    chunk_id: str
+    text: str
+    own: frozenset[str]
+    around: frozenset[str]
+
+
+def _windows(data: SynthesisInput) -> list[_Window]:
+    windows = []
+    for paper_id in data.papers:
+        context = data.contexts.get(paper_id)
+        if context is None:
+            continue
+        for chunk in context.chunks:
+            if chunk.type not in _PROSE:
+                continue
+            parts = sentences(chunk.text)
+            held = [frozenset(terms(part)) for part in parts]
+            for i, part in enumerate(parts):
+                around = frozenset().union(*held[max(0, i - 1) : i], *held[i + 1 : i + 2])
+                windows.append(_Window(paper_id, chunk.chunk_id, part, held[i], around))
+    return windows
+
+
+def _prints(sentence: str, option: str) -> bool:
+    printed = numbers(option)
+    if printed and len(terms(option)) <= len(printed):
+        found = numbers(sentence)
+        return all(any(same_number(n.value, p.text) for n in found) for p in printed)
+    return contains_phrase(sentence, option)
+
+
+def sentence_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """The option printed in the sentence window that names most of the question."""
+    options = question.multiple_choice_options or []
+    windows = _windows(data)
+    if not options or not windows:
+        return None
+    told = frozenset(t for o in options for t in terms(o.text))
+    asked = [t for t in dict.fromkeys(terms(question.question)) if t not in told]
+    frequency = {t: sum(t in w.own for w in windows) for t in asked}
+    weight = {t: math.log((len(windows) + 1) / (frequency[t] + 0.5)) for t in asked}
+    total = sum(weight.values())
+    if total <= 0:
+        return None
+    support = {o.label: 0.0 for o in options}
+    grounds: dict[str, _Window] = {}
+    for window in windows:
+        for option in options:
+            if not _prints(window.text, option.text):
+                continue
+            named = sum(w for t, w in weight.items() if t in window.own)
+            nearby = sum(w for t, w in weight.items() if t in window.around - window.own)
+            score = round((named + _NEIGHBOUR_WEIGHT * nearby) / total, 4)
+            if score > support[option.label]:
+                support[option.label], grounds[option.label] = score, window
+    ranked = sorted(support.values(), reverse=True)
+    label = _winner(support)
+    if label is None or (len(ranked) > 1 and ranked[1] > (1 - _SENTENCE_MARGIN) * ranked[0]):
+        return None
+    window = grounds[label]
+    fact = Fact(window.paper_id, window.chunk_id, window.text, None, "", "", "sentence")
+    return Choice(label, support, f"sentence: {window.text[:120]}", [fact])
 
 
 def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:

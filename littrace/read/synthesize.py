@@ -43,7 +43,7 @@ import numpy as np
 from littrace.corpus.model import PaperObject
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.charts import chart_answer
-from littrace.read.choice import aligned_choice
+from littrace.read.choice import aligned_choice, sentence_choice
 from littrace.read.compute import asks_difference, difference
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
@@ -434,6 +434,10 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             chosen = _match_option(question, value)
             how = "computed value" if chosen else how
         step: dict[str, Any] = {"step": "multiple_choice"}
+        windowed = sentence_choice(question, data) if chosen is None else None
+        if windowed is not None:
+            chosen, how, step["support"] = windowed.label, windowed.how, windowed.support
+            facts.extend(windowed.facts)
         if chosen is None:
             chosen, step["support"], semantic = supported_option(question, data)
             how = "evidence support"

@@ -27,6 +27,7 @@ from littrace.corpus.model import PaperObject
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.localize import paper_candidates
 from littrace.read.model import Fact, PaperContext, SynthesisInput
+from littrace.read.projection import Projection, project
 from littrace.read.text import (
     contains_phrase,
     coverage,
@@ -36,7 +37,6 @@ from littrace.read.text import (
     sentences,
     terms,
 )
-from littrace.read.units import TableCell, path_score, question_terms, table_cells, transposed
 from littrace.schema import TableColumn
 
 _TRUE = {"yes", "true", "y", "1", "✓", "x"}
@@ -145,10 +145,11 @@ def assemble_rows(
         for name, value in typed.items():
             if held[name] is None:
                 held[name] = value
+    values = [c.name for c in schema if c.name not in keys]
     return [
         row
         for row in merged.values()
-        if any(row[c.name] is not None for c in schema if c.name not in keys)
+        if not values or any(row[name] is not None for name in values)
     ]
 
 
@@ -199,31 +200,51 @@ def _row_ledger(data: SynthesisInput, key: TableColumn) -> list[tuple[str, Paper
         return ledger + [(subject_name(c), c) for c in extra]
     if len(contexts) > 1:
         return [(subject_name(context), context) for context in contexts]
-    if not contexts:
-        return []
-    context = contexts[0]
-    query = dict.fromkeys(terms(data.question.question), 1.0)
-    tables = paper_tables(context)
-    if not tables:
-        return []
-    units = [(obj, table_cells(obj.cells)) for obj in tables]
+    return []
 
-    def fit(unit: tuple[PaperObject, list[TableCell]]) -> float:
-        obj, cells = unit
-        headers = {level for cell in cells for level in cell.column_path}
-        return coverage(query, f"{obj.caption} {' '.join(headers)}")
 
-    best, cells = max(units, key=fit)
-    # A table printed with the schema's entities as columns is read transposed: its value
-    # columns (the schema's other names) are then its row labels.
+def best_projection(
+    data: SynthesisInput, context: PaperContext
+) -> tuple[PaperObject, Projection] | None:
+    """The paper's table that carries the question's schema best (header fit, then how much
+    of the question its caption and headers hold), projected onto the schema."""
     schema = data.question.table_schema or []
-    wanted = question_terms(" ".join(c.name for c in schema if not c.is_row_key))
-    as_rows = sum(path_score(c.column_path, wanted) for c in cells)
-    flipped = table_cells(transposed(best.cells))
-    if sum(path_score(c.column_path, wanted) for c in flipped) > as_rows:
-        cells = flipped
-    labels = dict.fromkeys(cell.row_path[-1] for cell in cells if cell.row_path)
-    return [(label, context) for label in labels]
+    query = dict.fromkeys(terms(data.question.question), 1.0)
+    best: tuple[tuple[float, float], PaperObject, Projection] | None = None
+    for obj in paper_tables(context):
+        found = project(obj.cells, schema, data.question.question, data.plan.rows)
+        if found is None:
+            continue
+        headers = " ".join(" ".join(path) for path in found.columns.values())
+        rank = (round(found.fit, 6), coverage(query, f"{obj.caption} {headers}"))
+        if best is None or rank > best[0]:
+            best = (rank, obj, found)
+    return (best[1], best[2]) if best else None
+
+
+def _projected_rows(
+    data: SynthesisInput, context: PaperContext
+) -> tuple[list[tuple[str, dict[str, Any]]], list[Fact], str] | None:
+    found = best_projection(data, context)
+    if found is None:
+        return None
+    obj, projection = found
+    keys = [c for c in data.question.table_schema or [] if c.is_row_key] or (
+        data.question.table_schema or []
+    )[:1]
+    entities: list[tuple[str, dict[str, Any]]] = []
+    facts: list[Fact] = []
+    for row in projection.rows:
+        raw: dict[str, Any] = {keys[0].name: row.key}
+        for name, cell in row.values.items():
+            raw[name] = cell.text
+            match = CellMatch(cell.text, row.key, " / ".join(cell.column_path), projection.fit)
+            facts.append(cell_fact(context, obj, match))
+        entities.append((row.key, raw))
+    how = f"{obj.object_id} projected{' transposed' if projection.transposed else ''}"
+    if projection.narrowed_by:
+        how += f", {projection.narrowed_by}"
+    return entities, facts, how
 
 
 def _located_value(
@@ -256,6 +277,13 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
     """The typed rows of a table answer, the facts they rest on, and how the rows were chosen."""
     schema = data.question.table_schema or []
     keys = [c for c in schema if c.is_row_key] or schema[:1]
+    contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
+    if len(contexts) == 1 and not _PAPER_KEY.search(keys[0].name):
+        projected = _projected_rows(data, contexts[0])
+        if projected is not None:
+            projected_rows = assemble_rows(schema, projected[0])
+            if projected_rows:
+                return projected_rows, projected[1], projected[2]
     ledger = _row_ledger(data, keys[0])
     facts: list[Fact] = []
     entities: list[tuple[str, dict[str, Any]]] = []

@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:[-./@][a-z0-9]+)*")
+# Letters and digits of any script ("πₜ" reads as "πt" after NFKC), joined by - . / @.
+_TOKEN = re.compile(r"[^\W_]+(?:[-./@][^\W_]+)*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])|\n+")
 # Not glued to a word or a dot ("F1", "v2", the "3" of "1.2.3"); a leading-dot decimal
 # (".85") counts.
@@ -124,14 +126,18 @@ def stem(token: str) -> str:
     return token
 
 
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(unicodedata.normalize("NFKC", text).lower())
+
+
 def terms(text: str) -> list[str]:
     """Content terms of ``text`` in order (repeats kept), lightly stemmed."""
-    return [stem(t) for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+    return [stem(t) for t in _tokens(text) if t not in STOPWORDS]
 
 
 def norm(text: str) -> str:
     """Lower-cased terms joined by single spaces: the form phrases are compared in."""
-    return " ".join(_TOKEN.findall(text.lower()))
+    return " ".join(_tokens(text))
 
 
 def contains_phrase(text: str, phrase: str) -> bool:

@@ -135,12 +135,15 @@ def table_cells(grid: Grid) -> list[TableCell]:
         path = []
         for i in range(headers):
             text = _cell(grid, i, j)
-            if not text and i < headers - 1:
-                # A spanning header is printed over its first column only.
+            if not text and i < headers - 1 and _cell(grid, i + 1, j):
+                # A spanning header is printed over its first column only; it spans the
+                # columns under it that have their own sub-header, as its first column does
+                # (a header wrapped onto a second line has nothing below its first line).
                 left = j - 1
-                while left >= labels and not _cell(grid, i, left):
+                while left >= labels and not _cell(grid, i, left) and _cell(grid, i + 1, left):
                     left -= 1
-                text = _cell(grid, i, left) if left >= labels else ""
+                spans = left >= labels and _cell(grid, i, left) and _cell(grid, i + 1, left)
+                text = _cell(grid, i, left) if spans else ""
             if text and text not in path:
                 path.append(text)
         column_paths.append(tuple(path))

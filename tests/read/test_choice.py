@@ -59,3 +59,53 @@ def test_the_entry_at_the_asked_position_chooses_among_author_options() -> None:
     picked = choose("Who is the first author of reference [7]?", options, context())
     assert picked is not None and picked.label == "B"
     assert "entry 7" in picked.how
+
+
+def _prose_paper(*sentences_: str):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from littrace.corpus.model import Chunk
+
+    base = context()
+    body = tuple(
+        Chunk(f"p1#1{i:03d}", "p1", "body", 4, text, section="4 Experiments")
+        for i, text in enumerate(sentences_)
+    )
+    return replace(base, chunks=base.chunks + body)
+
+
+def _sentence_choice(question: str, options: list[str], paper):  # type: ignore[no-untyped-def]
+    from littrace.read.choice import sentence_choice
+
+    record = ask(question, options, freeform=False)
+    data = SynthesisInput(record, Plan(), ["p1"], {"p1": paper}, {}, [])
+    return sentence_choice(record, data)
+
+
+def test_the_sentence_naming_the_question_supports_its_option_not_the_most_printed_one() -> None:
+    paper = _prose_paper(
+        "We set the triplet margin m to 1 in all experiments.",
+        "Results are averaged over 5 runs; 5 seeds; batch of 5.",
+        "The learning rate is 2e-5 and we warm up for 2 epochs.",
+        "Scores rise by 5 points on average with 5 negatives.",
+    )
+    picked = _sentence_choice(
+        "What value does the paper choose for the triplet margin m?", ["0.1", "2", "5", "1"], paper
+    )
+    assert picked is not None and picked.label == "D"
+    assert "triplet margin" in picked.how
+
+
+def test_a_neighbouring_sentence_counts_at_half_weight_and_no_window_no_choice() -> None:
+    paper = _prose_paper(
+        "Our encoder is pretrained on scholarly papers. It was trained on a single TPU v3.",
+        "Evaluation uses eight GPUs.",
+    )
+    picked = _sentence_choice(
+        "On what hardware was the scholarly encoder pretrained?",
+        ["a single TPU v3", "eight GPUs", "a CPU cluster", "two TPU pods"],
+        paper,
+    )
+    assert picked is not None and picked.label == "A"
+    assert picked.support["B"] < picked.support["A"]
+    assert _sentence_choice("What hardware?", ["a CPU cluster", "two TPU pods"], paper) is None

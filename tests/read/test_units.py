@@ -66,3 +66,19 @@ def test_the_real_scibert_table_gives_every_cell_both_header_levels() -> None:
     assert len(finetune) >= 10
     chemprot = next(c for c in finetune if c.row_path[-1].startswith("ChemProt"))
     assert chemprot.text == "83.64"
+
+
+def test_a_header_wrapped_onto_lines_of_its_own_column_spans_nothing() -> None:
+    # MONAQ Table 1: "Feature Dims / (# Sensors)" is one column's header on two lines, the
+    # other columns' headers sit on the middle line; "BERT-Base" over "Frozen | Finetune"
+    # spans both sub-headers.
+    grid = (
+        ("", "", "Feature Dims", "", ""),
+        ("Datasets", "Length", "", "# Train", "# Test"),
+        ("", "", "(# Sensors)", "", ""),
+        ("Cricket", "1197", "6", "108", "72"),
+    )
+    paths = [cell.column_path for cell in table_cells(grid)]
+    assert paths == [("Length",), ("Feature Dims", "(# Sensors)"), ("# Train",), ("# Test",)]
+    spanned = table_cells(SCIBERT)
+    assert ("BERT-Base", "Finetune") in {cell.column_path for cell in spanned}

@@ -1,0 +1,234 @@
+"""A table answer read off one detected table (TRACE §3.3): the question's schema projected
+onto the table's observation units (:mod:`littrace.read.units`).
+
+Each value column of the schema is mapped once, for the whole table, to the header path
+that names it best (the share of the column name's terms the path holds, weighted by how
+much of the path the column name and the question name), so that every row reads the same
+table column. A schema column no header names takes the one column the question names
+outright (the "km" of "the Recall@100 of each setting for km queries"). The table is read
+both as printed and transposed; the orientation whose headers carry the schema wins.
+
+Rows are the table's rows, narrowed by what the question names: rows whose own label it
+names (any of the entities it enumerates, else at least two labels it names in full), and rows holding a text
+value it names (a condition such as "whose application domain is Human Activity
+Recognition"). A row's key is its innermost label as printed (NFKC-normalised, so "β₊"
+reads "β+").
+
+Example:
+    >>> from littrace.schema import TableColumn
+    >>> grid = (("Dataset", "Length", "# Train", "Domain"),
+    ...         ("Cricket", "1197", "108", "Human Activity Recognition"),
+    ...         ("P12", "233", "9590", "Health Monitoring"),
+    ...         ("PAMAP2", "4048", "4266", "Human Activity Recognition"))
+    >>> schema = [TableColumn(name="Dataset", type="string", is_row_key=True),
+    ...           TableColumn(name="# Train", type="number", is_row_key=False)]
+    >>> found = project(grid, schema, "Datasets of the Human Activity Recognition domain?")
+    >>> [(row.key, row.values["# Train"].text) for row in found.rows]
+    [('Cricket', '108'), ('PAMAP2', '4266')]
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from littrace.read.text import contains_phrase, terms
+from littrace.read.units import (
+    TableCell,
+    label_share,
+    path_score,
+    question_terms,
+    table_cells,
+    transposed,
+)
+from littrace.schema import TableColumn
+
+Grid = Sequence[Sequence[str]]
+# A header that holds under this share of a column name's terms does not name that column.
+_MIN_COLUMN_MATCH = 0.34
+_SPACE = re.compile(r"\s+")
+_PARENTHESES = re.compile(r"\([^()]*\)")
+# A citation marker printed after a row label: "ViT-22B [37]".
+_CITATION_MARK = re.compile(r"\s*\[\d+(?:[,–-]\s*\d+)*\]")
+
+
+@dataclass(frozen=True)
+class ProjectedRow:
+    """One answer row: its key label, and the table cell read for each schema column."""
+
+    key: str
+    path: tuple[str, ...]
+    values: dict[str, TableCell]
+
+
+@dataclass(frozen=True)
+class Projection:
+    """A schema read off one table: the rows, how well the headers carried the schema
+    (``fit``, mean over value columns in [0, 1]) and whether the table was read transposed."""
+
+    rows: list[ProjectedRow]
+    columns: dict[str, tuple[str, ...]]
+    fit: float
+    transposed: bool
+    narrowed_by: str
+
+
+def printed_label(text: str) -> str:
+    """A label as an answer key: NFKC-normalised, citation markers dropped, whitespace
+    collapsed."""
+    bare = _CITATION_MARK.sub("", unicodedata.normalize("NFKC", text))
+    return _SPACE.sub(" ", bare).strip()
+
+
+def column_match(name: str, path: Sequence[str], question: frozenset[str]) -> float:
+    """How well a header ``path`` names the schema column ``name`` (see the module doc); a
+    unit in parentheses ("πt (TPa^-1)") may be left out of the header."""
+    printed = question_terms(" ".join(path))
+    bare = _PARENTHESES.sub("", name)
+    held = max(label_share(name, printed), label_share(bare, printed) if terms(bare) else 0.0)
+    if held <= 0:
+        return 0.0
+    return held * (0.5 + 0.5 * path_score(path, question_terms(name) | question))
+
+
+def _map_columns(
+    cells: list[TableCell], values: list[TableColumn], question: frozenset[str]
+) -> tuple[dict[str, int], float]:
+    """Each value column's table column (distinct), and the mean match over value columns."""
+    paths = {cell.column: cell.column_path for cell in cells}
+    scored = sorted(
+        (
+            (column_match(column.name, path, question), index, j)
+            for index, column in enumerate(values)
+            for j, path in paths.items()
+        ),
+        reverse=True,
+    )
+    mapped: dict[str, int] = {}
+    total = 0.0
+    for score, index, j in scored:
+        name = values[index].name
+        if score < _MIN_COLUMN_MATCH or name in mapped or j in mapped.values():
+            continue
+        mapped[name] = j
+        total += score
+    unmapped = [column.name for column in values if column.name not in mapped]
+    if len(unmapped) == 1:
+        named = [
+            j
+            for j, path in paths.items()
+            if j not in mapped.values() and path and path_score(path[-1:], question) >= 1.0
+        ]
+        if len(named) == 1:
+            mapped[unmapped[0]] = named[0]
+            total += _MIN_COLUMN_MATCH
+    # A key-only schema ("which datasets ...") is carried by any table with row labels.
+    return mapped, total / len(values) if values else _MIN_COLUMN_MATCH
+
+
+def _named_rows(
+    rows: dict[tuple[str, ...], dict[int, TableCell]],
+    question: frozenset[str],
+    entities: Sequence[str],
+) -> list[tuple[str, ...]]:
+    """Rows whose innermost label the question names in full (two or more), or that match
+    one of the question's enumerated entities."""
+    wanted = [question_terms(entity) for entity in entities]
+    listed = [
+        path
+        for path in rows
+        if any(label_share(path[-1], terms_) >= 1.0 for terms_ in wanted)
+        or any(label_share(entity, question_terms(path[-1])) >= 1.0 for entity in entities)
+    ]
+    if listed:
+        return listed
+    # A one-letter label ("β" of "β+") is named by too many words to narrow anything.
+    named = [
+        path
+        for path in rows
+        if any(len(term) > 1 for term in terms(path[-1])) and label_share(path[-1], question) >= 1.0
+    ]
+    return named if len(named) >= 2 else []
+
+
+def _condition_rows(
+    rows: dict[tuple[str, ...], dict[int, TableCell]], question_text: str, used: set[int]
+) -> tuple[list[tuple[str, ...]], str]:
+    """Rows holding a text value (outside the answer's columns) that the question names as a
+    phrase, when that value is held by some rows but not all."""
+    by_text: dict[str, set[tuple[str, ...]]] = {}
+    for path, cells in rows.items():
+        texts = [label for label in path[:-1]] + [
+            cell.text for j, cell in cells.items() if j not in used and cell.value is None
+        ]
+        for text in texts:
+            if terms(text):
+                by_text.setdefault(text, set()).add(path)
+    named = [
+        (text, holders)
+        for text, holders in by_text.items()
+        if len(holders) < len(rows) and contains_phrase(question_text, text)
+    ]
+    if not named:
+        return [], ""
+    kept = set.intersection(*(holders for _, holders in named))
+    return [path for path in rows if path in kept], ", ".join(text for text, _ in named)
+
+
+def _project_cells(
+    cells: list[TableCell],
+    schema: list[TableColumn],
+    question_text: str,
+    entities: Sequence[str],
+) -> tuple[list[ProjectedRow], dict[str, tuple[str, ...]], float, str]:
+    question = question_terms(question_text)
+    keys = [column for column in schema if column.is_row_key] or schema[:1]
+    values = [column for column in schema if column not in keys]
+    mapped, fit = _map_columns(cells, values, question)
+    rows: dict[tuple[str, ...], dict[int, TableCell]] = {}
+    for cell in cells:
+        if cell.row_path:
+            rows.setdefault(cell.row_path, {})[cell.column] = cell
+    kept = [path for path in rows if not values or any(j in rows[path] for j in mapped.values())]
+    narrowed_by = ""
+    named = _named_rows({path: rows[path] for path in kept}, question, entities)
+    if named:
+        kept, narrowed_by = named, "named rows"
+    conditioned, condition = _condition_rows(
+        {path: rows[path] for path in kept}, question_text, set(mapped.values())
+    )
+    if conditioned:
+        kept, narrowed_by = conditioned, f"rows holding {condition!r}"
+    paths = {cell.column: cell.column_path for cell in cells}
+    projected = [
+        ProjectedRow(
+            printed_label(path[-1]),
+            path,
+            {name: rows[path][j] for name, j in mapped.items() if j in rows[path]},
+        )
+        for path in kept
+    ]
+    return projected, {name: paths[j] for name, j in mapped.items()}, fit, narrowed_by
+
+
+def project(
+    grid: Grid,
+    schema: list[TableColumn],
+    question_text: str,
+    entities: Sequence[str] = (),
+) -> Projection | None:
+    """The schema read off ``grid`` in the orientation whose headers carry it best, or None
+    when no header names any value column."""
+    best: Projection | None = None
+    for flipped in (False, True):
+        cells = table_cells(transposed(grid) if flipped else grid)
+        if not cells:
+            continue
+        rows, columns, fit, narrowed_by = _project_cells(cells, schema, question_text, entities)
+        if not rows or fit <= 0:
+            continue
+        if best is None or fit > best.fit:
+            best = Projection(rows, columns, fit, flipped, narrowed_by)
+    return best

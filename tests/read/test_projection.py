@@ -1,0 +1,140 @@
+"""Schema projection onto real tables' grids (as littrace extracts them from the fixtures)."""
+
+from __future__ import annotations
+
+from littrace.read.projection import printed_label, project
+from littrace.schema import TableColumn
+
+# emnlp2025 MONAQ Table 1 (page 6), as extracted: a three-row header, a section row spread
+# over value cells, and the application domain printed after the numbers.
+DATASETS = (
+    ("", "", "Feature Dims", "", "", "", "", ""),
+    ("Datasets", "Length", "", "# Train", "# Test", "# Classes", "Application Domain", "Missing"),
+    ("", "", "(# Sensors)", "", "", "", "", ""),
+    ("AtrialFibrillation", "640", "2", "15", "15", "3", "Health Monitoring", "No"),
+    ("Cricket", "1197", "6", "108", "72", "12", "Human Activity Recognition", "No"),
+    ("UCI-HAR", "206", "3", "7352", "2947", "6", "Human Activity Recognition", "No"),
+    ("P12", "233", "36", "9590", "2398", "2", "Health Monitoring", "Yes"),
+    ("PAMAP2", "4048", "17", "4266", "1067", "8", "Human Activity Recognition", "Yes"),
+)
+
+
+def _schema(key: str, *values: str) -> list[TableColumn]:
+    return [TableColumn(name=key, type="string", is_row_key=True)] + [
+        TableColumn(name=name, type="number", is_row_key=False) for name in values
+    ]
+
+
+def test_every_row_reads_the_column_its_header_names_and_a_named_value_narrows_rows() -> None:
+    schema = _schema("Dataset", "Length", "# Sensors", "# Train", "# Test", "# Classes")
+    found = project(
+        DATASETS,
+        schema,
+        "List every classification dataset whose application domain is Human Activity "
+        "Recognition, with its length, number of sensors, training and test samples and classes.",
+    )
+    assert found is not None and not found.transposed
+    assert "Human Activity Recognition" in found.narrowed_by
+    read = [(row.key, {name: cell.text for name, cell in row.values.items()}) for row in found.rows]
+    assert read == [
+        (
+            "Cricket",
+            {
+                "Length": "1197",
+                "# Sensors": "6",
+                "# Train": "108",
+                "# Test": "72",
+                "# Classes": "12",
+            },
+        ),
+        (
+            "UCI-HAR",
+            {
+                "Length": "206",
+                "# Sensors": "3",
+                "# Train": "7352",
+                "# Test": "2947",
+                "# Classes": "6",
+            },
+        ),
+        (
+            "PAMAP2",
+            {
+                "Length": "4048",
+                "# Sensors": "17",
+                "# Train": "4266",
+                "# Test": "1067",
+                "# Classes": "8",
+            },
+        ),
+    ]
+
+
+# emnlp2023 PaperMage Table 3 (page 13), cut to two models and a few categories.
+CATEGORIES = (
+    ("Structure", "RoBERTa", "", "", "I-VILA", "", ""),
+    ("Category", "P", "R", "F1", "P", "R", "F1"),
+    ("Abstract", "89.2", "93.7", "91.4", "97.4", "98.3", "97.8"),
+    ("Figure", "88.9", "82.3", "85.4", "99.8", "96.8", "98.3"),
+    ("Footer", "56.1", "59.9", "57.9", "96.8", "78.1", "86.5"),
+    ("Table", "94.7", "71.8", "81.7", "96.1", "94.9", "95.5"),
+)
+
+
+def test_a_two_level_header_names_the_column_and_the_rows_the_question_lists_are_kept() -> None:
+    found = project(
+        CATEGORIES,
+        _schema("Category", "RoBERTa F1", "I-VILA F1"),
+        "For the Figure and Footer categories, what F1 do the RoBERTa and I-VILA models reach?",
+    )
+    assert found is not None and found.narrowed_by == "named rows"
+    assert found.columns == {"RoBERTa F1": ("RoBERTa", "F1"), "I-VILA F1": ("I-VILA", "F1")}
+    assert [
+        (r.key, r.values["RoBERTa F1"].text, r.values["I-VILA F1"].text) for r in found.rows
+    ] == [
+        ("Figure", "85.4", "98.3"),
+        ("Footer", "57.9", "86.5"),
+    ]
+
+
+def test_one_named_row_is_not_a_filter() -> None:
+    found = project(
+        CATEGORIES,
+        _schema("Category", "RoBERTa F1"),
+        "What F1 does RoBERTa reach per category in the table?",
+    )
+    assert found is not None and found.narrowed_by == ""
+    assert [row.key for row in found.rows] == ["Abstract", "Figure", "Footer", "Table"]
+
+
+# bge-m3 MKQA table, cut: languages as rows, the model's settings as columns.
+MKQA = (
+    ("", "BM25", "M3-Embedding", "", ""),
+    ("", "", "Dense", "Sparse", "All"),
+    ("ar", "18.9", "78.8", "24.8", "79.4"),
+    ("km", "0.0", "68.6", "30.1", "69.2"),
+)
+
+
+def test_a_schema_no_header_names_reads_the_column_the_question_names_transposed() -> None:
+    found = project(
+        MKQA,
+        _schema("Setting", "Recall@100"),
+        "For the Khmer (km) queries, list the Recall@100 of each setting.",
+    )
+    assert found is not None and found.transposed
+    assert [(row.key, row.values["Recall@100"].text) for row in found.rows] == [
+        ("BM25", "0.0"),
+        ("Dense", "68.6"),
+        ("Sparse", "30.1"),
+        ("All", "69.2"),
+    ]
+
+
+def test_no_header_naming_the_schema_gives_no_projection() -> None:
+    assert project(CATEGORIES, _schema("Category", "Latency"), "What latency per category?") is None
+
+
+def test_printed_labels_are_nfkc_normalised() -> None:
+    assert printed_label("β₊  (ours)") == "β+ (ours)"
+    assert printed_label("πₜ") == "πt"
