@@ -613,6 +613,22 @@ class TableSettings(_Section):
     )
 
 
+class TableViewSettings(_Section):
+    max_cells: int = Field(
+        default=40,
+        ge=1,
+        description="Engineering: cells of one table shown to an LLM reader (as row path | "
+        "column path | value lines, not flattened text); a larger table keeps the cells the "
+        "question aligns with best.",
+    )
+    candidates: int = Field(
+        default=5,
+        ge=0,
+        description="Engineering: cells of each shown table that the question aligns with best, "
+        "listed first as its candidate cells (TRACE §3.3 observation units).",
+    )
+
+
 class ReadSettings(_Section):
     reader: Literal["lit3r", "intragent"] = Field(
         default="lit3r",
@@ -636,6 +652,9 @@ class ReadSettings(_Section):
         default_factory=IntrAgentSettings, description="IntrAgent reading loop."
     )
     table: TableSettings = Field(default_factory=TableSettings, description="Table assembly.")
+    table_view: TableViewSettings = Field(
+        default_factory=TableViewSettings, description="Tables as the LLM readers see them."
+    )
 
 
 # --------------------------------------------------------------------------- llm, evaluate, runtime

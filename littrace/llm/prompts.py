@@ -12,7 +12,9 @@ that the values fill every placeholder and that no unknown value is passed, and 
   Figure 6) when the question names both, otherwise nothing;
 - ``missing``: the filler "(No specific note from the LLM. Search from a different angle.)"
   when the verifier reported nothing (Lit3R App. C);
-- ``confidence_rule`` from ``confidence`` (conservative, balanced, aggressive; IntrAgent App. E.4).
+- ``confidence_rule`` from ``confidence`` (conservative, balanced, aggressive; IntrAgent App. E.4);
+- ``table_format``: how the reader prompts show a table, as cells with header paths
+  (``_table_cells.txt``; :class:`littrace.read.passages.PaperView` renders them).
 
 Lists of strings become one ``- item`` line each; ``None`` becomes an empty string.
 
@@ -98,6 +100,7 @@ def _derive(wanted: set[str], values: dict[str, Value]) -> dict[str, Value]:
         "venue_line": _venue_line,
         "missing": lambda given: given.get("missing") or MISSING_FILLER,
         "confidence_rule": _confidence_rule,
+        "table_format": lambda given: _part("_table_cells").template.strip(),
     }
     for placeholder, derive in derivations.items():
         if placeholder in wanted:

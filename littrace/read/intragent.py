@@ -7,7 +7,9 @@
    invents are dropped and the ones it leaves out follow in document order; with
    ``rank_sections: false`` (or an unusable reply) the order is the document's.
 2. Iterative Reading (App. E.2): each section in turn is a Knowledge Chunk (its passages, each
-   with its bracketed chunk identifier, cut to ``section_chars``), read with the cycle
+   with its bracketed chunk identifier, a table as its cells with their header paths and the
+   question's candidate cells (:class:`littrace.read.passages.PaperView`), the whole cut to
+   ``section_chars``), read with the cycle
    GET_CHUNK → GET_DETAIL (``extract_detail``) → EVALUATE (``check_sufficiency``) → TERMINATE
    or the next section, for at most ``max_sections`` sections.
 
@@ -37,14 +39,15 @@ Example:
     >>> paper = PaperRecord("p1", "Lanternfish", (), "", "ACL", 2023, True)
     >>> chunk = Chunk("p1#0001", "p1", "body", 2, "F1 is 91.4.", "4 Results")
     >>> context = PaperContext(paper, (chunk,), (), {}, 1)
-    >>> [section.title for section in paper_sections(context, 100)]
-    ['4 Results']
     >>> def model_free(question: Question, plan: Plan, context: PaperContext) -> PaperReading:
     ...     return PaperReading(context.paper_id, True, False, 0.3, ["p1#0001"])
     >>> client = LlmClient(LlmSettings(backend="none"), Path(tempfile.mkdtemp()))
     >>> question = Question(query_id="q", benchmark="LitTraceQA", question="Lanternfish F1?",
     ...                     answer_types=["freeform"])
-    >>> reading = IntrAgentReader(client, ReadSettings(), model_free)(question, Plan(), context)
+    >>> reader = IntrAgentReader(client, ReadSettings(), model_free)
+    >>> [section.title for section in paper_sections(reader.view(question, context), 100)]
+    ['4 Results']
+    >>> reading = reader(question, Plan(), context)
     >>> reading.backend, reading.steps[-1]["fallback_reason"]
     ('heuristic', 'no extraction call gave a usable reply')
 """
@@ -59,7 +62,7 @@ from littrace.llm import render
 from littrace.llm.schemas import Detail, Plan, ReadingAction, SectionRanking, Sufficiency
 from littrace.read.lit3r import LlmPaperReader, judgement_score
 from littrace.read.model import PaperContext, PaperReading
-from littrace.read.passages import llm_step, passage
+from littrace.read.passages import PaperView, llm_step
 from littrace.schema import Question
 
 __all__ = ["BACKEND", "TERMINATION_RULES", "IntrAgentReader", "ReadingSection", "paper_sections"]
@@ -91,13 +94,14 @@ class ReadingSection:
     opening: str
 
 
-def paper_sections(context: PaperContext, section_chars: int) -> list[ReadingSection]:
-    """The paper's sections in document order, each cut to ``section_chars`` characters.
+def paper_sections(view: PaperView, section_chars: int) -> list[ReadingSection]:
+    """The paper's sections in document order as ``view`` shows them, each cut to
+    ``section_chars`` characters.
 
     Citation-context chunks repeat body sentences, so they are left out.
     """
     grouped: dict[str, list[Chunk]] = {}
-    for chunk in context.chunks:
+    for chunk in view.context.chunks:
         if chunk.type == "citation_context":
             continue
         title = TITLE_ABSTRACT if chunk.type == "title_abstract" else chunk.section or UNTITLED
@@ -105,8 +109,7 @@ def paper_sections(context: PaperContext, section_chars: int) -> list[ReadingSec
     sections = []
     for number, (title, chunks) in enumerate(grouped.items(), start=1):
         text, shown = "", []
-        for chunk in chunks:
-            piece = passage(chunk, len(chunk.text))
+        for chunk, piece in zip(chunks, view.passages(chunks), strict=True):
             separator = "\n\n" if text else ""
             if len(text) + len(separator) + len(f"[{chunk.chunk_id}]") > section_chars:
                 break  # not even the identifier fits: the rest of the section is cut
@@ -134,7 +137,7 @@ class IntrAgentReader(LlmPaperReader):
 
     def __call__(self, question: Question, plan: Plan, context: PaperContext) -> PaperReading:
         config = self.settings.intragent
-        sections = paper_sections(context, config.section_chars)
+        sections = paper_sections(self.view(question, context), config.section_chars)
         if not sections:
             step = llm_step("intragent", "heuristic", None, "the paper has no chunks")
             return self._fall_back(question, plan, context, [step])

@@ -2,7 +2,9 @@
 
 The model sees the paper's title, venue and year and its ``read.local.max_chunks`` best chunks
 (:func:`littrace.read.passages.best_chunks`: pool chunks by pool score, then question overlap),
-each cut to ``read.local.chunk_chars``, in the ``read_paper`` prompt, and answers with a
+each cut to ``read.local.chunk_chars``, a table chunk as the table's cells with their row and
+column header paths and the question's candidate cells (:class:`littrace.read.passages.PaperView`),
+in the ``read_paper`` prompt, and answers with a
 :class:`littrace.llm.schemas.PaperJudgement`: relevant, sufficient, supporting chunks.
 
 Only supporting chunk identifiers that were shown are kept. A reply the client cannot use
@@ -39,7 +41,7 @@ from littrace.corpus.model import Chunk
 from littrace.llm import LlmClient, render
 from littrace.llm.schemas import PaperJudgement, Plan
 from littrace.read.model import PaperContext, PaperReader, PaperReading
-from littrace.read.passages import answer_text, best_chunks, llm_step, passage
+from littrace.read.passages import PaperView, answer_text, best_chunks, llm_step
 from littrace.schema import Question
 
 __all__ = ["BACKEND", "Covers", "Lit3rReader", "LlmPaperReader", "judgement_score", "render_paper"]
@@ -56,12 +58,12 @@ def judgement_score(relevant: bool, sufficient: bool) -> float:
     return 1.0 if sufficient else 0.5
 
 
-def render_paper(context: PaperContext, chunks: list[Chunk], chunk_chars: int) -> str:
+def render_paper(view: PaperView, chunks: list[Chunk], chunk_chars: int) -> str:
     """The ``{paper}`` block of ``read_paper``: the paper's header and the shown chunks."""
-    paper = context.paper
+    paper = view.context.paper
     lines = [f"[{paper.paper_id}] {paper.title}".rstrip()]
     lines.append(f"Venue: {paper.venue or 'unknown'} {paper.year or ''}".rstrip())
-    lines += [passage(chunk, chunk_chars) for chunk in chunks]
+    lines += view.passages(chunks, chunk_chars)
     return "\n\n".join(lines)
 
 
@@ -84,6 +86,10 @@ class LlmPaperReader:
         self.fallback = fallback
         self.covers = covers
 
+    def view(self, question: Question, context: PaperContext) -> PaperView:
+        """How this reader's prompts show ``context`` (tables as cells) for ``question``."""
+        return PaperView(question, context, self.settings.table_view)
+
     def _covers(self, question: Question, plan: Plan, context: PaperContext) -> list[str]:
         """The target groups the paper is the subject of (none without ``covers``)."""
         return self.covers(question, plan, context.paper.title) if self.covers else []
@@ -103,7 +109,7 @@ class Lit3rReader(LlmPaperReader):
             "read_paper",
             question=question.question,
             answer_spec=answer_text(question),
-            paper=render_paper(context, chunks, local.chunk_chars),
+            paper=render_paper(self.view(question, context), chunks, local.chunk_chars),
         )
         result = self.client.complete_json(
             "read_paper", messages, PaperJudgement, fallback=lambda: PaperJudgement(relevant=False)

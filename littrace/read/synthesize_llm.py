@@ -2,7 +2,9 @@
 
 The model sees each paper to answer from (its header, its first-stage reading: verdict,
 IntrAgent's extracted details, and the chunks the reading cited, or else its best chunks, each cut to
-``read.local.chunk_chars``, at most ``read.local.max_chunks``) and replies with a
+``read.local.chunk_chars``, at most ``read.local.max_chunks``, a table chunk as the table's cells
+with their header paths and the question's candidate cells,
+:class:`littrace.read.passages.PaperView`) and replies with a
 :class:`littrace.llm.schemas.Synthesis`: the answer components, the papers, evidence items,
 the facts it rests on (value as printed, unit, paper, chunk) and, when the answer is derived,
 a calculation request (operation and operand fact indices).
@@ -43,7 +45,7 @@ from littrace.llm.schemas import Synthesis as Reply
 from littrace.read.intragent import BACKEND as INTRAGENT
 from littrace.read.lit3r import BACKEND
 from littrace.read.model import Fact, PaperContext, PaperReading, Synthesis
-from littrace.read.passages import answer_text, best_chunks, llm_step, passage
+from littrace.read.passages import PaperView, answer_text, best_chunks, llm_step
 from littrace.schema import Question
 
 __all__ = ["CalculationError", "answer_schema", "calculate", "render_papers", "synthesize_llm"]
@@ -130,7 +132,8 @@ def render_papers(
         by_id = {chunk.chunk_id: chunk for chunk in context.chunks}
         cited = [by_id[chunk_id] for chunk_id in reading.chunk_ids if chunk_id in by_id]
         chunks = cited[:count] or best_chunks(question, context, count)
-        blocks.append("\n".join(lines) + "\n\n" + "\n\n".join(passage(c, chars) for c in chunks))
+        shown = PaperView(question, context, settings.table_view).passages(chunks, chars)
+        blocks.append("\n".join(lines) + "\n\n" + "\n\n".join(shown))
     return "\n\n---\n\n".join(blocks)
 
 

@@ -199,3 +199,14 @@ def test_system_prompts_are_shared_per_family() -> None:
     judge = render("read_paper", question=QUESTION, answer_spec=SPEC, paper="p")
     assert verify[0] == first[0]
     assert verify[0] != judge[0]
+
+
+def test_every_prompt_that_shows_passages_explains_tables_as_cells() -> None:
+    # PaperView shows tables as "row path | column path | value" lines in these prompts.
+    shown = [
+        render(name, **values)[-1]["content"]
+        for name, (values, _) in SAMPLES.items()
+        if name in ("read_paper", "extract_detail", "synthesize")
+    ]
+    assert len(shown) == 3
+    assert all('one per line as "row path | column path | value"' in text for text in shown)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,9 @@ import litellm
 import pytest
 from litellm.llms.custom_llm import CustomLLM
 
-from littrace.config import LlmSettings
+from littrace.config import ChunkSettings, LlmSettings
+from littrace.corpus.chunking import chunk_paper
+from littrace.corpus.convert import convert_pdf
 from littrace.corpus.model import Chunk, PaperRecord
 from littrace.llm import LlmClient
 from littrace.read.model import PaperContext, PaperReading
@@ -122,6 +125,28 @@ def context(
     )
     scores = {f"{paper_id}#{number}": score for number, score in (pool or {}).items()}
     return PaperContext(paper, built, (), scores, 1)
+
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "pdfs"
+
+
+@cache
+def scibert() -> PaperContext:
+    """SciBERT (1903.10676) converted and chunked as ingestion does, its Table 1 chunk pooled
+    first so a reader shows it."""
+    paper = PaperRecord(
+        "1903.10676",
+        "SciBERT: A Pretrained Language Model for Scientific Text",
+        ("Iz Beltagy", "Kyle Lo", "Arman Cohan"),
+        "",
+        "EMNLP",
+        2019,
+        True,
+    )
+    document = convert_pdf(FIXTURES / "1903.10676.pdf", paper.paper_id)
+    chunks = tuple(chunk_paper(paper, document, ChunkSettings()))
+    table = next(c for c in chunks if c.type == "table" and c.object_id == "Table 1")
+    return PaperContext(paper, chunks, document.objects, {table.chunk_id: 1.0}, 1)
 
 
 class ModelFree:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from littrace.config import ReadSettings
+from littrace.config import ReadSettings, TableViewSettings
 from littrace.llm.schemas import Plan
 from littrace.read.intragent import IntrAgentReader, paper_sections
+from littrace.read.passages import PaperView
 from tests.read.llm_script import (
     ModelFree,
     RoutedProvider,
@@ -15,6 +16,7 @@ from tests.read.llm_script import (
     make_client,
     provider_fixture,  # noqa: F401  (the provider fixture)
     question,
+    scibert,
 )
 
 QUESTION = question("Which optimizer and learning rate does Lanternfish use?")
@@ -53,7 +55,7 @@ def extracted_sections(provider: RoutedProvider) -> list[str]:
 
 
 def test_sections_group_chunks_under_their_heading() -> None:
-    sections = paper_sections(PAPER, 6000)
+    sections = paper_sections(PaperView(QUESTION, PAPER, TableViewSettings()), 6000)
     assert [(s.number, s.title) for s in sections] == [
         (1, "1 Introduction"),
         (2, "2 Method"),
@@ -62,7 +64,7 @@ def test_sections_group_chunks_under_their_heading() -> None:
     ]
     assert [c.chunk_id for c in sections[2].chunks] == ["p1#0003", "p1#0004"]
     # Cut to section_chars: the second passage's identifier no longer fits.
-    cut = paper_sections(PAPER, 70)[2]
+    cut = paper_sections(PaperView(QUESTION, PAPER, TableViewSettings()), 70)[2]
     assert [c.chunk_id for c in cut.chunks] == ["p1#0003"] and len(cut.text) <= 70
 
 
@@ -211,3 +213,37 @@ def test_unusable_extractions_fall_back_to_the_model_free_reader(
     assert reading.steps[-1]["fallback_reason"] == "no extraction call gave a usable reply"
     # Each unusable reply got one repair round: ranking, then two sections.
     assert provider.steps() == ["rank_sections"] * 2 + ["extract_detail"] * 4
+
+
+def test_a_real_table_is_read_as_cells_and_its_detail_comes_back(
+    tmp_path: Path, provider: RoutedProvider
+) -> None:
+    paper = scibert()
+    table = next(c.chunk_id for c in paper.chunks if c.object_id == "Table 1")
+    asked = question("What does BERT-Base obtain on ChemProt when frozen?")
+    reader = IntrAgentReader(make_client(tmp_path), settings(), ModelFree())
+    sections = paper_sections(reader.view(asked, paper), 6000)
+    holding = next(s.number for s in sections if table in [c.chunk_id for c in s.chunks])
+    provider.script |= {
+        "rank_sections": [f'{{"ranking": [{holding}]}}'],
+        "extract_detail": [
+            f'{{"found": true, "details": "BERT-Base, Frozen, ChemProt: 68.21", '
+            f'"chunks": ["{table}"]}}'
+        ],
+        "check_sufficiency": [SUFFICIENT],
+    }
+    reading = reader(asked, Plan(), paper)
+
+    [extraction] = [call for call in provider.calls if call.step == "extract_detail"]
+    chunk = extraction.first_prompt
+    assert f"[{table}] (table, page 1, Table 1)\nTable 1: Test performances" in chunk
+    candidates = chunk.split("Candidate cells, best aligned with the question first")[1]
+    first = candidates.split("\n")[1]
+    assert first.endswith("REL / ChemProt (Kringelum et al., 2016) | BERT-Base / Frozen | 68.21")
+    assert "| BERT-Base / Finetune | 79.14" in chunk
+    assert "BERT-Base\t\tSCIBERT" not in chunk
+    assert reading.backend == "intragent" and reading.sufficient
+    assert reading.details == [
+        f"[{sections[holding - 1].title}] BERT-Base, Frozen, ChemProt: 68.21"
+    ]
+    assert reading.chunk_ids == [table]

@@ -20,6 +20,7 @@ from tests.read.llm_script import (
     make_client,
     provider_fixture,  # noqa: F401  (the provider fixture)
     question,
+    scibert,
 )
 
 QUESTION = question("What F1 does the Lanternfish parser reach on the Quarry treebank?")
@@ -60,6 +61,33 @@ def test_judgement_from_the_prompted_chunks(tmp_path: Path, provider: RoutedProv
     assert reading.backend == "lit3r" and fallback.calls == []
     record = reading.steps[0]["llm"]
     assert record["prompt_tokens"] == 100 and record["completion_tokens"] == 20
+
+
+def test_a_real_table_reaches_the_judge_as_cells_with_its_candidates(
+    tmp_path: Path, provider: RoutedProvider
+) -> None:
+    paper = scibert()
+    table = next(c.chunk_id for c in paper.chunks if c.object_id == "Table 1")
+    provider.script["read_paper"] = [
+        f'{{"relevant": true, "sufficient": true, "supporting_chunks": ["{table}"], '
+        '"rationale": "Table 1: BERT-Base frozen on ChemProt is 68.21."}'
+    ]
+    asked = question("What does BERT-Base obtain on ChemProt when frozen?")
+    reading = Lit3rReader(make_client(tmp_path), ReadSettings(), ModelFree())(asked, Plan(), paper)
+
+    prompt = provider.calls[0].prompt
+    assert "A table is shown as its caption and its cells" in prompt
+    # Table 1's cells with their row labels and both levels of the spanning header, the cell
+    # the question names first among the candidates.
+    candidates = prompt.split("Candidate cells, best aligned with the question first")[1]
+    first = candidates.split("\n")[1]
+    assert first.endswith("REL / ChemProt (Kringelum et al., 2016) | BERT-Base / Frozen | 68.21")
+    assert "| SCIBERT / Finetune | 83.64" in prompt
+    assert "BERT-Base\t\tSCIBERT" not in prompt  # the flattened grid is gone
+    # The judgement comes back through the real client path and cites the table chunk.
+    assert (reading.backend, reading.relevant, reading.sufficient) == ("lit3r", True, True)
+    assert reading.chunk_ids == [table]
+    assert reading.steps[0]["rationale"].endswith("68.21.")
 
 
 def test_invented_chunk_ids_are_dropped(tmp_path: Path, provider: RoutedProvider) -> None:

@@ -20,6 +20,7 @@ from tests.read.llm_script import (
     make_client,
     provider_fixture,  # noqa: F401  (the provider fixture)
     question,
+    scibert,
 )
 
 GAP = question("By how many F1 points does Lanternfish beat the Heron baseline on Quarry?")
@@ -83,6 +84,31 @@ def test_difference_is_computed_in_python(tmp_path: Path, provider: RoutedProvid
     calculation = synthesis.steps[1]
     assert (calculation["step"], calculation["text"]) == ("calculate", "3.30")
     assert [o["printed_in_chunk"] for o in calculation["operands"]] == [True, False]  # "88.10"
+
+
+def test_a_cited_table_is_shown_as_cells(tmp_path: Path, provider: RoutedProvider) -> None:
+    paper = scibert()
+    table = next(c.chunk_id for c in paper.chunks if c.object_id == "Table 1")
+    asked = question("What does BERT-Base obtain on ChemProt when frozen?")
+    cell = {"paper_id": paper.paper_id, "chunk_id": table, "quantity": "F1", "value": "68.21"}
+    provider.script["synthesize"] = [
+        reply(freeform="68.21", papers=[paper.paper_id], facts=[cell], calculation=None)
+    ]
+    reading = PaperReading(paper.paper_id, True, True, 1.0, [table], backend="lit3r")
+    synthesis = synthesize_llm(
+        asked,
+        Plan(),
+        [reading],
+        {paper.paper_id: paper},
+        make_client(tmp_path),
+        ReadSettings(),
+        lambda: FALLBACK,
+    )
+    prompt = provider.calls[0].prompt
+    assert "REL / ChemProt (Kringelum et al., 2016) | BERT-Base / Frozen | 68.21" in prompt
+    assert "BERT-Base\t\tSCIBERT" not in prompt
+    assert synthesis.answer == {"freeform": {"text": "68.21"}}
+    assert [(f.value, f.chunk_id) for f in synthesis.facts] == [(68.21, table)]
 
 
 def test_ratio_with_requested_decimals(tmp_path: Path, provider: RoutedProvider) -> None:
