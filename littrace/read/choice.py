@@ -57,6 +57,7 @@ from littrace.read.units import (
     Alignment,
     TableCell,
     align,
+    asked_terms,
     label_share,
     path_score,
     question_terms,
@@ -155,7 +156,7 @@ def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
     printed = {o.label: [n.text for n in numbers(o.text)] for o in options}
     if not options or not all(printed.values()):
         return None
-    wanted = question_terms(question.question)
+    wanted = asked_terms(question.question)
     support: dict[str, float] = {}
     best_cells: dict[str, list[tuple[Alignment, TableUnits]]] = {}
     for option in options:
@@ -197,7 +198,7 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
     if not options or wants_max == wants_min or any(numbers(o.text) for o in options):
         return None
     named = {o.label: question_terms(o.text) for o in options}
-    wanted = question_terms(text) - frozenset().union(*named.values())
+    wanted = asked_terms(text) - frozenset().union(*named.values())
     best: tuple[float, Choice] | None = None
     for table in tables:
         columns: dict[tuple[str, ...], float] = {}

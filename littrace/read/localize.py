@@ -7,9 +7,9 @@ For every selected paper it scores typed candidates against the question:
   the body and the printed id in the scorer's form (``"Table 4"``, ``"Equation 3"``,
   ``"Algorithm 1"``);
 * body sentences (``text_span`` with page and section), placed on the page that prints them;
-* citing sentences (``citation_context`` with the page and the reference number as bare
-  digits) and bibliography entries (the page of the entry), the latter when the question is
-  about a reference itself ("reference [11]", "reference number").
+* citing sentences and bibliography entries (``citation_context`` located at the page of
+  the entry in the bibliography, with the reference number as bare digits), entries scoring
+  extra when the question is about a reference itself ("reference [11]", "reference number").
 
 A candidate scores its weighted term coverage of the question, without the terms of the
 selected papers' titles (they identify the papers, not the place), plus bonuses for an object
@@ -201,13 +201,22 @@ def paper_candidates(
                 item.reasons.append("holds a number or name the question lacks")
             add(item, sentence, "text")
 
-    titles = {ref.label: ref.title for ref in context.references}
+    entries = {ref.label: ref for ref in context.references}
     ids = citation_ids(context.references)
     for citation in context.citations:
         for label in citation.labels:
-            text = f"{citation.sentence}\n{titles.get(label, '')}"
-            locator = {"page": citation.page, "citation_id": ids.get(label, bare_label(label))}
-            if citation.section:
+            entry = entries.get(label)
+            text = f"{citation.sentence}\n{entry.title if entry else ''}"
+            # A citation is located where its entry is printed, as LitTraceQA's gold does
+            # (page of the bibliography entry, section "References"); the citing sentence
+            # is the reason it scores.
+            locator = {
+                "page": entry.page if entry else citation.page,
+                "citation_id": ids.get(label, bare_label(label)),
+            }
+            if entry is not None:
+                locator["section"] = "References"
+            elif citation.section:
                 locator["section"] = citation.section
             item = EvidenceItem(
                 context.paper_id, "citation_context", locator, query.score(text), text=text

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from littrace.read.text import contains_phrase, terms
 from littrace.read.units import (
     TableCell,
+    asked_terms,
     label_share,
     path_score,
     question_terms,
@@ -183,7 +184,7 @@ def _project_cells(
     question_text: str,
     entities: Sequence[str],
 ) -> tuple[list[ProjectedRow], dict[str, tuple[str, ...]], float, str]:
-    question = question_terms(question_text)
+    question = asked_terms(question_text)
     keys = [column for column in schema if column.is_row_key] or schema[:1]
     values = [column for column in schema if column not in keys]
     mapped, fit = _map_columns(cells, values, question)

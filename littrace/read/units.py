@@ -35,6 +35,7 @@ __all__ = [
     "Alignment",
     "TableCell",
     "align",
+    "asked_terms",
     "header_row_count",
     "label_column_count",
     "path_score",
@@ -189,6 +190,20 @@ def _tokens(text: str) -> set[str]:
 def question_terms(text: str) -> frozenset[str]:
     """The terms a question is aligned by (hyphenated terms also as their parts)."""
     return frozenset(_tokens(text))
+
+
+# A contrast names what is not asked: "when frozen rather than finetuned".
+_CONTRAST = re.compile(
+    r"\b(?:rather than|instead of|as opposed to)\s+((?:[\w@.+-]+\s*){1,4}?)(?=[,;:?.)]|$|\s+(?:and|or|but|in|on|for|of)\b)",
+    re.IGNORECASE,
+)
+
+
+def asked_terms(question: str) -> frozenset[str]:
+    """The question's terms without those it names only as the contrast of what it asks."""
+    contrasted = _tokens(" ".join(m.group(1) for m in _CONTRAST.finditer(question)))
+    rest = _tokens(_CONTRAST.sub(" ", question))
+    return frozenset(_tokens(question) - (contrasted - rest))
 
 
 def terms_match(term: str, wanted: frozenset[str]) -> bool:

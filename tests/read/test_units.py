@@ -82,3 +82,12 @@ def test_a_header_wrapped_onto_lines_of_its_own_column_spans_nothing() -> None:
     assert paths == [("Length",), ("Feature Dims", "(# Sensors)"), ("# Train",), ("# Test",)]
     spanned = table_cells(SCIBERT)
     assert ("BERT-Base", "Finetune") in {cell.column_path for cell in spanned}
+
+
+def test_a_contrast_is_not_asked() -> None:
+    from littrace.read.units import asked_terms
+
+    asked = asked_terms("What does it score on JNLPBA when frozen rather than finetuned?")
+    assert "frozen" in asked and not any(term.startswith("finetun") for term in asked)
+    both = asked_terms("Finetuned scores: which is higher finetuned rather than frozen?")
+    assert "finetun" in both and "frozen" not in both
