@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -38,6 +38,7 @@ from littrace.artifacts import (
     SUBMISSION_FILE,
     TRACES_FILE,
     Artifact,
+    ArtifactKey,
     ArtifactStore,
     ArtifactWriter,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "QuestionScore",
     "RunScores",
     "run_metrics_artifact",
+    "run_metrics_key",
     "run_recall",
     "score_run",
 ]
@@ -413,16 +415,21 @@ def score_run(run: AnswersRun, gold: Path | None, recall_k: Sequence[int]) -> Ru
     )
 
 
+def run_metrics_key(answers: Artifact, gold: Path, recall_k: Iterable[int]) -> ArtifactKey:
+    """The key of the ``run-metrics`` artifact of ``answers`` scored against ``gold``."""
+    return ArtifactStore(answers.path.parents[1], catalog=False).key(
+        RUN_METRICS_STAGE,
+        code_version=RUN_METRICS_VERSION,
+        inputs={"answers": answers.hash, "gold": sha256_file(gold)},
+        config={"recall_k": sorted(set(recall_k))},
+    )
+
+
 def run_metrics_artifact(answers: Artifact, gold: Path, scores: RunScores) -> Artifact:
     """Store ``scores`` (of ``answers`` against ``gold``) as a ``run-metrics`` artifact beside
     the answers artifact; found again, not rebuilt, for the same answers and gold."""
     store = ArtifactStore(answers.path.parents[1])
-    key = store.key(
-        RUN_METRICS_STAGE,
-        code_version=RUN_METRICS_VERSION,
-        inputs={"answers": answers.hash, "gold": sha256_file(gold)},
-        config={"recall_k": sorted(scores.recall_at_k)},
-    )
+    key = run_metrics_key(answers, gold, scores.recall_at_k)
 
     def build(writer: ArtifactWriter) -> None:
         # answers_hash joins these rows to the run's candidates, evidence and predictions
