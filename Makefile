@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: install native browser test lint typecheck pytest demo serve bench bench-ingest bench-index bench-retrieve bench-realqa clean
+.PHONY: install native browser test lint typecheck pytest demo serve bench bench-ingest bench-index bench-retrieve bench-realqa bench-rerun clean
 
 install: $(STAMP)
 
@@ -62,6 +62,11 @@ bench-ingest: $(STAMP) $(NATIVE)
 bench-index: $(STAMP)
 	$(BIN)/python bench/index_bm25.py
 	$(BIN)/python bench/index_dense.py
+
+# `littrace run` on 16 real PDFs + distractors and 40 questions: cold, then reruns with nothing
+# changed (a temporary server, then a running one); prints warm/cold.
+bench-rerun: $(STAMP) $(NATIVE)
+	$(BIN)/python bench/rerun.py
 
 # Builds a 100k-chunk index once under /tmp/littrace-bench-retrieve (cached), then measures.
 bench-retrieve: $(STAMP)

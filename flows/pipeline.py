@@ -27,8 +27,6 @@ from flows.common import publish, run_id_for, run_settings
 from flows.evaluate import evaluate_flow
 from flows.index import index_flow
 from flows.ingest import ingest_flow
-from littrace.synth.real import add_real_papers
-from tasks.synth import generate_demo_corpus
 
 __all__ = ["DEMO_DIR", "pipeline_flow"]
 
@@ -70,6 +68,10 @@ def pipeline_flow(
         "run_id": run,
     }
     if demo:
+        # Imported here: only the demo pays for importing the generator (PDF rendering).
+        from littrace.synth.real import add_real_papers
+        from tasks.synth import generate_demo_corpus
+
         synth = generate_demo_corpus(
             Path(settings.runtime.artifact_root) / DEMO_DIR,
             demo_papers,

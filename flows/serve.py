@@ -27,31 +27,33 @@ Example:
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import threading
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import Any, cast
 
 from prefect import Flow, get_client, serve
 from prefect.deployments.runner import RunnerDeployment
 from prefect.schedules import Cron
-from prefect.settings import PREFECT_API_URL, PREFECT_HOME, temporary_settings
+from prefect.settings import PREFECT_API_URL
 from prefect.types.entrypoint import EntrypointType
 
 from flows.answer import answer_flow
 from flows.index import index_flow
 from flows.ingest import ingest_flow
 from flows.pipeline import pipeline_flow
+from flows.server import (
+    answers,
+    server_log,
+    shut_down,
+    start_server,
+    ui_settings,
+    using_api,
+    wait_for_server,
+)
 from littrace.config import Settings
+from littrace.runtime import exit_on_sigterm
 from tasks.common import LLM_TAG
 
 __all__ = [
@@ -60,7 +62,6 @@ __all__ = [
     "build_deployments",
     "deployment_specs",
     "serve_deployments",
-    "start_server",
 ]
 
 DEFAULT_PORT = 4200
@@ -142,54 +143,6 @@ def build_deployments(
     ]
 
 
-def _healthy(api_url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{api_url}/health", timeout=2) as response:
-            return bool(response.status == 200)
-    except (urllib.error.URLError, OSError):
-        return False
-
-
-def start_server(
-    host: str, port: int, log: IO[bytes], timeout_s: float = 180.0, *, local: str | None = None
-) -> subprocess.Popen[bytes] | None:
-    """Start ``prefect server start`` on ``host``:``port`` and wait until it answers at
-    ``local`` (default: ``host``); None if a server answers there already."""
-    api_url = f"http://{local or host}:{port}/api"
-    if _healthy(api_url):
-        return None
-    command = [sys.executable, "-m", "prefect", "server", "start"]
-    # A session of its own, so Ctrl-C stops the runner first and then, from here, the server.
-    server = subprocess.Popen(
-        [*command, "--host", host, "--port", str(port)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + timeout_s
-    while not _healthy(api_url):
-        if server.poll() is not None:
-            raise RuntimeError(
-                f"prefect server exited with status {server.returncode}: see {log.name}"
-            )
-        if time.monotonic() > deadline:
-            _stop(server)
-            raise TimeoutError(f"prefect server not up after {timeout_s:g} s: see {log.name}")
-        time.sleep(0.5)
-    return server
-
-
-def _stop(process: subprocess.Popen[bytes], grace_s: float = 20.0) -> None:
-    if process.poll() is not None:
-        return
-    process.terminate()
-    try:
-        process.wait(grace_s)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
 @contextmanager
 def _api(host: str, port: int, startup_timeout_s: float) -> Iterator[str]:
     """The Prefect API to use (started here if needed, stopped on exit); yields the UI URL."""
@@ -197,25 +150,20 @@ def _api(host: str, port: int, startup_timeout_s: float) -> Iterator[str]:
     if configured_url:
         yield configured_url.removesuffix("/").removesuffix("/api")
         return
-    home = Path(PREFECT_HOME.value())
-    home.mkdir(parents=True, exist_ok=True)
     # A server listening on every interface is reached here through the loopback.
     local = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    with (home / "littrace-server.log").open("ab") as log:
-        server = start_server(host, port, log, startup_timeout_s, local=local)
-        api_url = f"http://{local}:{port}/api"
-        # The environment too: the runner starts each flow run in a process of its own.
-        os.environ["PREFECT_API_URL"] = api_url
+    api_url = f"http://{local}:{port}/api"
+    with server_log() as log:
+        # A server answering there already (another serve's) is used, and left running.
+        server = None if answers(api_url) else start_server(host, port, log, ui_settings(api_url))
         try:
-            with temporary_settings(updates={PREFECT_API_URL: api_url}):
+            if server is not None:
+                wait_for_server(server, api_url, log, startup_timeout_s)
+            with using_api(api_url):
                 yield f"http://{local}:{port}"
         finally:
             if server is not None:
-                _stop(server)
-
-
-def _exit_on_sigterm(signum: int, frame: Any) -> None:
-    raise SystemExit(128 + signum)
+                shut_down(server)
 
 
 def serve_deployments(
@@ -227,12 +175,11 @@ def serve_deployments(
     port: int = DEFAULT_PORT,
     startup_timeout_s: float = 180.0,
 ) -> None:
-    """Serve the deployments until interrupted (Ctrl-C or SIGTERM), then stop the server this
-    started. ``profile`` and ``config_file`` are what ``settings`` were loaded with; the
-    deployments pass them, and the artifact root, to every run."""
-    if threading.current_thread() is threading.main_thread():
-        # Until the runner installs its own handler, SIGTERM must still stop our server.
-        signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    """Serve the deployments until interrupted (Ctrl-C or SIGTERM, then returning normally),
+    and stop the server this started. ``profile`` and ``config_file`` are what ``settings``
+    were loaded with; the deployments pass them, and the artifact root, to every run."""
+    # Until the runner installs its own handler, SIGTERM must still stop our server.
+    exit_on_sigterm()
     deployments = build_deployments(settings, profile=profile, config_file=config_file)
     with _api(host, port, startup_timeout_s) as ui_url:
         with get_client(sync_client=True) as client:

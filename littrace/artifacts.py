@@ -254,9 +254,10 @@ class Artifact:
         return self.path / f"{name}.parquet"
 
     def table(self, name: str, columns: Sequence[str] | None = None) -> pa.Table:
-        return pq.read_table(
-            self.table_path(name), columns=None if columns is None else list(columns)
-        )
+        # One file: ParquetFile reads it without pq.read_table's dataset layer (a second to
+        # import, in every run that reads a table).
+        with pq.ParquetFile(self.table_path(name)) as table_file:
+            return table_file.read(columns=None if columns is None else list(columns))
 
 
 class ArtifactWriter:
@@ -723,20 +724,22 @@ def _read_lineage(directory: Path) -> list[LineageRecord]:
 def _append(
     con: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any]], unless_same: str = ""
 ) -> None:
-    """Insert rows in one statement (rebuilds may add 100k); skip rows matching ``unless_same``."""
+    """Insert rows in one statement (rebuilds may add 100k); skip rows matching ``unless_same``.
+
+    The rows go in as one list parameter per column, not as an Arrow table: building one from
+    Python values makes pyarrow import pandas, a second or more of every run that records
+    lineage."""
     if not rows:
         return
-    new = pa.Table.from_pylist(rows)
-    columns = ", ".join(_ident(c) for c in new.column_names)
-    con.register("_new_rows", new)
-    try:
-        skip = f" WHERE NOT EXISTS (SELECT 1 FROM {table} AS o WHERE {unless_same})"
-        con.sql(
-            f"INSERT INTO {table} ({columns}) SELECT {columns} FROM _new_rows AS n"
-            + (skip if unless_same else "")
-        )
-    finally:
-        con.unregister("_new_rows")
+    columns = list(rows[0])
+    names = ", ".join(_ident(c) for c in columns)
+    unnested = ", ".join(f"unnest(${n}) AS {_ident(c)}" for n, c in enumerate(columns, start=1))
+    skip = f" WHERE NOT EXISTS (SELECT 1 FROM {table} AS o WHERE {unless_same})"
+    con.execute(
+        f"INSERT INTO {table} ({names}) SELECT {names} FROM (SELECT {unnested}) AS n"
+        + (skip if unless_same else ""),
+        [[row[column] for row in rows] for column in columns],
+    )
 
 
 def _insert_lineage(con: duckdb.DuckDBPyConnection, records: Sequence[LineageRecord]) -> None:

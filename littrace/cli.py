@@ -36,6 +36,7 @@ from rich.table import Table
 from littrace.config import ConfigError, Settings, load_settings
 from littrace.evaluate.official import EvaluationError, evaluate_files
 from littrace.evaluate.validate import validate_submission
+from littrace.runtime import exit_on_sigterm
 
 app = typer.Typer(
     name="littrace",
@@ -259,7 +260,9 @@ def serve(
     port: Annotated[int, typer.Option("--port", help="Port of the Prefect UI and API.")] = 4200,
 ) -> None:
     """Serve the Prefect deployments; starts a Prefect server on HOST:PORT unless
-    PREFECT_API_URL names one. Stop with Ctrl-C."""
+    PREFECT_API_URL names one. Stop with Ctrl-C or SIGTERM."""
+    # Before the slow imports: a SIGTERM while serve is starting must also end it cleanly.
+    exit_on_sigterm()
     options: GlobalOptions = ctx.obj
     with user_errors():
         settings = options.settings()
@@ -690,12 +693,17 @@ def _run_pipeline(
     settings = options.settings()
     started = time.perf_counter()
     # Imported here: the library stays free of Prefect (flows -> tasks -> littrace).
-    from flows.pipeline import pipeline_flow
+    from flows.server import temporary_api
 
-    overrides = {"runtime.artifact_root": str(options.artifacts)} if options.artifacts else None
-    summary = pipeline_flow(
-        **parameters, config=options.config, profile=options.profile, overrides=overrides
-    )
+    with temporary_api() as wait_until_up:
+        # Imported while the temporary server, if any, starts.
+        from flows.pipeline import pipeline_flow
+
+        overrides = {"runtime.artifact_root": str(options.artifacts)} if options.artifacts else None
+        wait_until_up()
+        summary = pipeline_flow(
+            **parameters, config=options.config, profile=options.profile, overrides=overrides
+        )
     answered = summary["answer"]
     if out is not None:
         _copy_submission(Path(answered["submission"]), out)

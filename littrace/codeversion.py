@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 CodeStage = Literal[
-    "convert", "corpus", "index", "candidates", "answers", "run-metrics", "evaluation"
+    "convert", "corpus", "index", "candidates", "answers", "run-metrics", "evaluation", "report"
 ]
 
 #: The modules each stage runs; what they import is found from their source. All six
@@ -60,6 +60,7 @@ STAGE_ENTRIES: Mapping[CodeStage, tuple[str, ...]] = {
     "answers": ("littrace.answer",),
     "run-metrics": ("littrace.report.scores",),
     "evaluation": ("tasks.evaluate",),
+    "report": ("littrace.report.build",),
 }
 #: The packages whose modules are hashed; anything else imported is a dependency.
 PROJECT_PACKAGES = ("littrace", "tasks", "flows")

@@ -9,7 +9,8 @@ tests, notebooks) gets the same environment:
 * model hub and litellm cost-map lookups kept offline (no network here at run time);
 * ``PREFECT_HOME`` inside the project unless set, and Prefect analytics off;
 * ``OPENAI_API_KEY`` given a placeholder if unset, because importing pyserini builds an
-  OpenAI client that insists on one.
+  OpenAI client that insists on one;
+* PyMuPDF's layout analyzer (an ONNX model littrace does not use) not loaded with PyMuPDF.
 
 Example:
     >>> import littrace.runtime as runtime
@@ -20,6 +21,9 @@ Example:
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +31,7 @@ from typing import Any
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 INCUBATOR_VECTOR_OPTION = "--add-modules=jdk.incubator.vector"
 OPENAI_KEY_PLACEHOLDER = "littrace-placeholder-not-a-key"
+PYMUPDF_LAYOUT = "pymupdf.layout"
 
 _OFFLINE_DEFAULTS = {
     "HF_HUB_OFFLINE": "1",
@@ -37,6 +42,8 @@ _OFFLINE_DEFAULTS = {
     # Ephemeral Prefect servers start slowly on a 2-core machine.
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
     "TOKENIZERS_PARALLELISM": "false",
+    # find_tables() suggests the layout analyzer, which bootstrap keeps out (see there).
+    "PYMUPDF_SUGGEST_LAYOUT_ANALYZER": "0",
 }
 
 _bootstrapped = False
@@ -79,6 +86,18 @@ def _configure_java() -> None:
     jnius_config.add_options = add_supported_options
 
 
+def _exit_cleanly(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
+
+
+def exit_on_sigterm() -> None:
+    """Make SIGTERM (``docker stop``, a process manager) end this process with status 0, as
+    a SystemExit in the main thread, so ``finally`` blocks run (stopping what it started).
+    Only the main thread can set a handler; elsewhere this does nothing."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _exit_cleanly)
+
+
 def bootstrap() -> None:
     """Set the environment once per process; later calls do nothing."""
     global _bootstrapped
@@ -88,5 +107,10 @@ def bootstrap() -> None:
         os.environ.setdefault(name, value)
     os.environ.setdefault("PREFECT_HOME", str(project_home() / ".prefect"))
     os.environ.setdefault("OPENAI_API_KEY", OPENAI_KEY_PLACEHOLDER)
+    # PyMuPDF 2.0 imports its layout analyzer with itself, which loads an ONNX model: most of
+    # a second in every process that converts or renders a PDF. littrace never asks it for a
+    # layout (its own layout, find_tables(use_layout=False)), so that import fails, as if it
+    # were not installed; `import pymupdf` goes on without it, and conversions are unchanged.
+    sys.modules.setdefault(PYMUPDF_LAYOUT, None)  # type: ignore[arg-type]  # None: import fails
     _configure_java()
     _bootstrapped = True

@@ -79,8 +79,13 @@ def open_pdf(data: bytes) -> Any:
     return doc
 
 
-def convert_pdf(path: Path, paper_id: str, *, citation_contexts: bool = True) -> Document:
-    """Convert one PDF; raises :class:`ConversionError` for a file that is not a usable PDF."""
+def convert_pdf(
+    path: Path, paper_id: str, *, citation_contexts: bool = True, pdf_sha256: str | None = None
+) -> Document:
+    """Convert one PDF; raises :class:`ConversionError` for a file that is not a usable PDF.
+
+    ``pdf_sha256`` is the file's SHA-256 when the caller has hashed it already (the ingest
+    plan does, to find its cache entry), so it is not hashed twice."""
     data = path.read_bytes()
     pymupdf.TOOLS.reset_mupdf_warnings()  # type: ignore[no-untyped-call]
     doc = open_pdf(data)
@@ -110,7 +115,7 @@ def convert_pdf(path: Path, paper_id: str, *, citation_contexts: bool = True) ->
         doc.close()
     return Document(
         paper_id=paper_id,
-        pdf_sha256=hashlib.sha256(data).hexdigest(),
+        pdf_sha256=pdf_sha256 or hashlib.sha256(data).hexdigest(),
         layout=layout,
         objects=tuple(objects),
         references=tuple(references),

@@ -114,6 +114,11 @@ class ConversionJob:
     pdf: Path
     key: ArtifactKey
 
+    @property
+    def pdf_sha256(self) -> str:
+        """The PDF's SHA-256, as the plan hashed it (the key's input)."""
+        return self.key.inputs["pdf"]
+
 
 @dataclass(frozen=True)
 class IngestPlan:
@@ -151,7 +156,12 @@ def convert_job(job: ConversionJob, cache_root: Path, citation_contexts: bool) -
 
     def build(writer: ArtifactWriter) -> None:
         try:
-            document = convert_pdf(job.pdf, job.paper_id, citation_contexts=citation_contexts)
+            document = convert_pdf(
+                job.pdf,
+                job.paper_id,
+                citation_contexts=citation_contexts,
+                pdf_sha256=job.pdf_sha256,
+            )
         except ConversionError as error:
             payload = {"error_type": error.error_type, "message": str(error)}
             (writer.path / FAILURE_FILE).write_text(json.dumps(payload), encoding="utf-8")

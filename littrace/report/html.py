@@ -160,11 +160,14 @@ _JS = """
 """
 
 
-def page(title: str, header: Html, sections: Sequence[Html]) -> str:
-    """The whole document: inline CSS, the header, the sections and the filter script."""
+def page(title: str, header: Html, sections: Sequence[Html], *, inputs: str) -> str:
+    """The whole document: the hash of its inputs (``build.report_key``), inline CSS, the
+    header, the sections and the filter script."""
     return (
         "<!DOCTYPE html>\n"
-        f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        f'<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="littrace-report-inputs" content="{escape(inputs)}">'
+        f"<title>{escape(title)}</title>"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<style>{_CSS}</style></head><body>"
         f"<header>{header}</header><main>{''.join(sections)}</main>"

@@ -421,7 +421,7 @@ def run_metrics_key(answers: Artifact, gold: Path, recall_k: Iterable[int]) -> A
         RUN_METRICS_STAGE,
         code_version=code_version(RUN_METRICS_STAGE),  # not pinnable: rescoring takes seconds
         inputs={"answers": answers.hash, "gold": sha256_file(gold)},
-        config={"recall_k": sorted(recall_k)},
+        config={"recall_k": sorted(set(recall_k))},
     )
 
 

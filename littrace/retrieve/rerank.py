@@ -23,20 +23,17 @@ Example:
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
-import torch
 from numpy.typing import NDArray
-from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerBase
 
 from littrace.config import RerankSettings
 from littrace.index.dense import StoredVectors
-from littrace.index.encoders import Encoder, resolve_model_path
+from littrace.index.encoders import Encoder, resolve_model_path, weights_dtype
 
 __all__ = [
     "EmbeddingReranker",
@@ -48,8 +45,6 @@ __all__ = [
     "rerank_chunks",
 ]
 
-log = logging.getLogger(__name__)
-
 # The Qwen3-Reranker model card's prompt: a fixed system turn, the pair as the user turn, and
 # an assistant turn opened with an empty thinking block so the next token is the verdict.
 QWEN3_SYSTEM = (
@@ -58,11 +53,6 @@ QWEN3_SYSTEM = (
 )
 QWEN3_PREFIX = f"<|im_start|>system\n{QWEN3_SYSTEM}<|im_end|>\n<|im_start|>user\n"
 QWEN3_SUFFIX = "<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n"
-_DTYPES: dict[str, torch.dtype] = {
-    "float32": torch.float32,
-    "float16": torch.float16,
-    "bfloat16": torch.bfloat16,
-}
 
 
 @runtime_checkable
@@ -90,13 +80,14 @@ class Qwen3Reranker:
     """
 
     def __init__(self, settings: RerankSettings, path: Path) -> None:
+        # Imported here, as in the methods below: torch and transformers take seconds to
+        # import, and most runs load no reranker model.
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerBase
+
         self.settings = settings
         self.device = torch.device(settings.device)
-        dtype = _DTYPES[settings.dtype]
-        if self.device.type == "cpu" and dtype is torch.float16:
-            # Half-precision kernels are missing or slow on CPUs.
-            log.warning("reranker %s: float16 is not supported on cpu, using float32", path)
-            dtype = torch.float32
+        dtype = weights_dtype(settings.dtype, self.device, f"reranker {path}")
         tokenizer = cast(
             PreTrainedTokenizerBase, AutoTokenizer.from_pretrained(path, local_files_only=True)
         )
@@ -120,6 +111,8 @@ class Qwen3Reranker:
     def score(
         self, query: str, texts: Sequence[str], ids: Sequence[str] | None = None
     ) -> list[float]:
+        import torch
+
         scores: list[float] = []
         size = self.settings.batch_size
         with torch.inference_mode():
@@ -128,6 +121,8 @@ class Qwen3Reranker:
         return scores
 
     def _score_batch(self, query: str, texts: Sequence[str]) -> list[float]:
+        import torch
+
         budget = max(self.settings.max_length - len(self._prefix) - len(self._suffix), 1)
         pairs = self.tokenizer(
             [qwen3_pair(self.settings.instruction, query, text) for text in texts],

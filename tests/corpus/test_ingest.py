@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import random
 import shutil
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,7 @@ from littrace.corpus.ingest import (
 )
 from littrace.synth import SynthCorpus, generate_corpus
 from tests.corpus.damaged import FIXTURES, truncated_copy, unreadable_page_copy
+from tests.corpus.workers import convert_noting_modules
 
 
 @pytest.fixture(scope="module")
@@ -192,8 +196,8 @@ def test_slow_papers_time_out_and_are_retried_on_the_next_run(
     shutil.copy(next(pdfs.glob("*.pdf")), pdfs / "slow.pdf")
     with pool.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps({"paper_id": "slow", "title": "A slow paper"}) + "\n")
-    # Generous: a fresh worker's first paper includes importing PyMuPDF and its layout
-    # model, which takes seconds on a busy machine.
+    # Generous: a fresh worker's first paper includes importing PyMuPDF, which takes
+    # seconds on a busy machine.
     settings = settings_for(tmp_path / "artifacts", **{"corpus.paper_timeout_s": 10.0})
 
     plan = plan_ingest(pool, pdfs, settings)
@@ -208,6 +212,53 @@ def test_slow_papers_time_out_and_are_retried_on_the_next_run(
     second = ingest(pool, pdfs, settings)
     assert (second.converted, second.cached, second.failures) == (1, 12, [])
     assert second.artifact.hash != first.artifact.hash
+
+
+def counting_sha256(counts: Counter[str]) -> type:
+    """A stand-in for hashlib.sha256 that hashes with it and counts each hex digest it gives."""
+    real = hashlib.sha256
+
+    class CountingSha256:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self._hash = real(*args, **kwargs)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._hash, name)
+
+        def hexdigest(self) -> str:
+            digest: str = self._hash.hexdigest()
+            counts[digest] += 1
+            return digest
+
+    return CountingSha256
+
+
+def test_planning_and_converting_hash_each_pdf_once(
+    tmp_path: Path, synth: SynthCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = {
+        hashlib.sha256(path.read_bytes()).hexdigest() for path in synth.pdf_dir.glob("*.pdf")
+    }
+    settings = settings_for(tmp_path / "artifacts")
+    counts: Counter[str] = Counter()
+    monkeypatch.setattr(hashlib, "sha256", counting_sha256(counts))
+    plan = plan_ingest(synth.pool, synth.pdf_dir, settings)
+    for job in plan.todo:
+        convert_job(job, plan.cache_root, settings.corpus.citation_contexts)
+    monkeypatch.undo()
+    assert len(plan.todo) == len(expected)
+    assert {digest: counts[digest] for digest in expected} == dict.fromkeys(expected, 1)
+
+
+def test_ingest_workers_do_not_load_pymupdfs_layout_model(
+    tmp_path: Path, synth: SynthCorpus
+) -> None:
+    settings = settings_for(tmp_path / "artifacts")
+    plan = plan_ingest(synth.pool, synth.pdf_dir, settings)
+    two = dataclasses.replace(plan, todo=plan.todo[:2])
+    assert run_conversions(two, settings, convert=convert_noting_modules) == []
+    notes = [json.loads(path.read_text()) for path in tmp_path.glob("artifacts/modules-*.json")]
+    assert notes == [{"layout_model": False, "analyzer_imported": False}] * 2
 
 
 def test_catalog_views_and_lineage_after_ingest(tmp_path: Path, synth: SynthCorpus) -> None:

@@ -155,6 +155,105 @@ def served(root: Path, port: int, home: Path, log: Path, config: Path) -> Iterat
         kill_servers_on(port)
 
 
+def live_processes() -> dict[int, int]:
+    """pid -> parent pid of every process that has not exited (zombies have)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            # pid (comm) state ppid ...: comm may hold spaces, so split after its ")".
+            state, ppid = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:2]
+        except (OSError, ValueError):
+            continue
+        if state != "Z":
+            parents[int(entry.name)] = int(ppid)
+    return parents
+
+
+def process_tree(root: int) -> set[int]:
+    """``root`` and every live process below it (a server in a session of its own too)."""
+    parents = live_processes()
+    tree = {root} & parents.keys()
+    while below := {pid for pid, ppid in parents.items() if ppid in tree} - tree:
+        tree |= below
+    return tree
+
+
+def command_line(pid: int) -> list[str]:
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_bytes().decode().split("\0")
+    except OSError:
+        return []
+
+
+@contextmanager
+def serve_command(tmp_path: Path, port: int) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
+    """``littrace serve --port PORT`` as a user starts it (no PREFECT_API_URL, no UI
+    settings of their own); yields the process and its log; kills what is left after."""
+    env = {key: value for key, value in os.environ.items() if "_API_URL" not in key}
+    env["PREFECT_HOME"] = str(tmp_path / "prefect-home")
+    log = tmp_path / "serve.log"
+    command = [sys.executable, "-m", "littrace.cli", "--profile", "test"]
+    command += ["--artifacts", str(tmp_path / "artifacts"), "serve", "--port", str(port)]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, cwd=PROJECT_ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+    try:
+        yield process, log
+    finally:
+        for pid in process_tree(process.pid):
+            os.kill(pid, signal.SIGKILL)
+        process.wait()
+        kill_servers_on(port)
+
+
+def assert_sigterm_ends_the_tree(process: subprocess.Popen[bytes], log: Path, port: int) -> None:
+    """SIGTERM to serve: status 0, and serve, its server and anything else it started gone."""
+    tree = process_tree(process.pid)
+    process.send_signal(signal.SIGTERM)
+    try:
+        status = process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("serve ignored SIGTERM for 60 s:\n" + log.read_text(errors="replace")[-3000:])
+    assert status == 0, log.read_text(errors="replace")[-3000:]
+    deadline = time.monotonic() + 10
+    while tree & live_processes().keys() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = {pid: command_line(pid) for pid in tree & live_processes().keys()}
+    assert not left, f"still running after serve exited: {left}"
+    assert not listening(port)
+
+
+@pytest.mark.slow
+def test_serve_ui_calls_the_api_on_the_chosen_port_and_sigterm_ends_it(tmp_path: Path) -> None:
+    port = free_port()
+    with serve_command(tmp_path, port) as (process, log):
+        deadline = time.monotonic() + 240
+        while "Prefect UI at" not in log.read_text(errors="replace"):
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.5)
+        # What the UI in a browser asks for its API: the server on --port, not the default.
+        settings = httpx.get(f"http://127.0.0.1:{port}/ui-settings", timeout=10).json()
+        assert settings["api_url"] == f"http://127.0.0.1:{port}/api"
+        assert_sigterm_ends_the_tree(process, log, port)
+
+
+@pytest.mark.slow
+def test_sigterm_while_serve_starts_its_server_stops_both(tmp_path: Path) -> None:
+    port = free_port()
+    with serve_command(tmp_path, port) as (process, log):
+        deadline = time.monotonic() + 240
+        while not any(
+            "server" in command_line(pid) and "start" in command_line(pid)
+            for pid in process_tree(process.pid)
+        ):
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.1)
+        assert_sigterm_ends_the_tree(process, log, port)
+
+
 def wait_for_deployments(api: str, names: list[str], log: Path, timeout_s: float = 240) -> None:
     """Wait until the server answers and the runner has registered ``names``."""
     deadline = time.monotonic() + timeout_s

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 import shutil
 from pathlib import Path
 
 import pymupdf
 
+from littrace.artifacts import Catalog
 from littrace.config import load_settings
 from littrace.corpus.ingest import CACHE_DIR, ingest
 from littrace.report import SECTION_IDS, build_report
+from littrace.report.locate import corpus_of, find_answers
 from littrace.report.scores import AnswersRun, score_run
 from tests.corpus.damaged import truncated_copy
 from tests.report.fake_answers import fault
@@ -150,3 +153,42 @@ def test_the_header_lists_the_corpus_failures_a_damaged_pdf_among_them(
         "(truncated or corrupted): 6 of 13 pages have text; MuPDF warnings: "
     ) in listed
     assert "<li>(pool) · PoolProblem (metadata only): " in listed
+
+
+def test_a_report_is_written_again_only_when_what_it_shows_changed(
+    synthetic_run: SyntheticRun, tmp_path: Path
+) -> None:
+    # A copy of the run's artifacts: the lineage written here must not reach the shared run.
+    root = shutil.copytree(synthetic_run.root, tmp_path / "artifacts")
+    answers = find_answers(root, synthetic_run.answers[0].hash)
+    corpus = corpus_of(answers, root)
+    gold = Path(shutil.copy(synthetic_run.synth.gold, tmp_path / "gold.jsonl"))
+    out = tmp_path / "report.html"
+
+    def written() -> tuple[int, int]:
+        return out.stat().st_ino, out.stat().st_mtime_ns
+
+    build_report(answers, gold, corpus, out, run_id="first")
+    first = written()
+    # A rerun with nothing changed leaves the file alone, and records its scores under the
+    # new run as the first run did.
+    build_report(answers, gold, corpus, out, run_id="second")
+    assert written() == first
+    lineage = Catalog(root).query(
+        "SELECT run_id FROM lineage WHERE stage = 'run-metrics' AND run_id IN ('first', 'second')"
+    )
+    assert sorted(lineage.column("run_id").to_pylist()) == ["first", "second"]
+
+    # Another gold file, another PDF for a paper, the same PDF touched: written again.
+    with gold.open("a", encoding="utf-8") as handle:
+        handle.write("\n")
+    build_report(answers, gold, corpus, out)
+    assert written() != first
+    paper = answers.table("evidence").column("paper_id").to_pylist()[0]
+    pdf = Path(shutil.copy(synthetic_run.synth.pdf_dir / f"{paper}.pdf", tmp_path / "moved.pdf"))
+    for change in ("moved", "touched"):
+        if change == "touched":
+            os.utime(pdf, ns=(pdf.stat().st_atime_ns, pdf.stat().st_mtime_ns + 10**9))
+        before = written()
+        build_report(answers, gold, corpus, out, pdfs={paper: pdf})
+        assert written() != before, change
