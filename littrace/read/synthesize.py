@@ -15,12 +15,16 @@ in the localized sentences) and answers:
 * a **chart** question ("which method obtains the best ... in Figure 2"): the extreme bar,
   series or x tick read from the located figure's vector graphics
   (:func:`littrace.read.charts.chart_answer`);
-* **multiple choice**: the option equal to the computed value (numbers compared numerically
-  at the option's printed precision), else the option best supported by the evidence: present
-  in a passage, weighted by how much of the question the passage covers, or next in an ordered
-  figure listing for "which X follows Y"; options the passages support equally (often none of
-  them printed verbatim) are told apart by embedding: the option closest in meaning to a
-  passage sentence, weighted by the passage's score; only labels that exist;
+* **multiple choice**: the option aligned with table cells or bibliography entries
+  (:mod:`littrace.read.choice`), else the factor a located equation prints before a symbol
+  the question names, else the object id the localizer found, else the option equal to the
+  computed value (numbers compared numerically at the option's printed precision), else the
+  option printed in the sentence window naming most of the question's rarer terms
+  (:func:`littrace.read.choice.sentence_choice`), else the option best supported by the
+  evidence: present in a passage, weighted by how much of the question the passage covers;
+  options the passages support equally (often none of them printed verbatim) are told apart
+  by embedding: the option closest in meaning to a passage sentence, weighted by the
+  passage's score; only labels that exist;
 * **freeform**: the chosen option's text, else what the question asks of the bibliography
   entry at the position it names, else the computed value, else the best-supported short
   span of the best evidence sentence;
@@ -65,10 +69,6 @@ from littrace.schema import Question
 if TYPE_CHECKING:
     from littrace.index.encoders import Encoder
 
-_FOLLOWS = re.compile(r"\b(?:follows?|after|next)\b", re.I)
-_COUNT = re.compile(r"\bhow many (?:subfigures|panels|sub-figures|subplots)\b", re.I)
-_PANEL = re.compile(r"\(([a-z])\)")
-_COEFFICIENT = re.compile(r"\b(?:coefficient|weight(?:s|ed)?|multipl(?:ies|ied))\b", re.I)
 _TERM_WITH_FACTOR = re.compile(r"(\d+(?:\.\d+)?)\s*\*?\s*([A-Za-z][\w]*)")
 _ARTICLES = {"a", "an", "the"}
 # Sentences embedded per question for semantic option support, best passages first.
@@ -225,34 +225,9 @@ def _passages(data: SynthesisInput) -> list[tuple[str, float]]:
     return found
 
 
-def _successor(question: Question, data: SynthesisInput) -> str | None:
-    """For "which X follows Y": the line after Y in a located figure's listing."""
-    if not _FOLLOWS.search(question.question):
-        return None
-    for item in data.evidence:
-        lines = [line.strip() for line in item.text.splitlines() if line.strip()]
-        for i, line in enumerate(lines[:-1]):
-            if contains_phrase(question.question, line) and len(terms(line)) >= 1:
-                return lines[i + 1]
-    return None
-
-
-def _panel_count(question: Question, data: SynthesisInput) -> str | None:
-    if not _COUNT.search(question.question):
-        return None
-    for item in data.evidence:
-        if item.source_type == "figure":
-            panels = set(_PANEL.findall(item.text))
-            if panels:
-                return str(len(panels))
-    return None
-
-
-def _coefficient(question: Question, data: SynthesisInput) -> str | None:
-    """For "what coefficient multiplies X": the number printed right before X in a located
-    equation."""
-    if not _COEFFICIENT.search(question.question):
-        return None
+def _equation_factor(question: Question, data: SynthesisInput) -> str | None:
+    """The number printed right before a symbol the question names, in a located equation
+    (the factor of that term)."""
     for item in data.evidence:
         if item.source_type != "equation_algorithm":
             continue
@@ -421,9 +396,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             facts.extend(aligned.facts)
             steps.append({"step": "alignment", "support": aligned.support})
         for special, name in (
-            (_successor, "successor"),
-            (_panel_count, "panel count"),
-            (_coefficient, "coefficient"),
+            (_equation_factor, "factor in a located equation"),
             (_located_id, "located object id"),
         ):
             if chosen is None:
@@ -452,7 +425,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         text = (
             options.get(chosen or "")
             or reference_answer(data)
-            or _coefficient(question, data)
+            or _equation_factor(question, data)
             or (value.text if value else None)
             or answer_span(question, data)
             or ""

@@ -134,6 +134,11 @@ def test_a_coefficient_is_read_from_the_located_equation() -> None:
         "training objective?"
     )
     assert run(q, [context()])["freeform"] == {"text": "0.5"}
+    # Read from the equation whatever the question calls it: no cue word decides.
+    reworded = ask(
+        "In the SparseSieve paper, how much does L_align count in the training objective?"
+    )
+    assert run(reworded, [context()])["freeform"] == {"text": "0.5"}
 
 
 def test_options_without_computed_values_are_scored_by_supporting_evidence() -> None:
