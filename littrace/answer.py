@@ -71,7 +71,7 @@ from littrace.retrieve.run import CANDIDATES_SCHEMA, candidate_rows
 from littrace.schema import Question, read_jsonl
 
 STAGE = "answers"
-CODE_VERSION = "7"
+CODE_VERSION = "8"
 PARTIAL_DIR = ".partial"
 SETTINGS_SECTIONS = ("retrieve", "relate", "read", "llm")
 

@@ -73,7 +73,7 @@ __all__ = [
 ]
 
 CANDIDATES_STAGE = "candidates"
-CANDIDATES_VERSION = "2"
+CANDIDATES_VERSION = "3"
 PARTIAL_DIR = ".partial"  # a dot name: ArtifactStore.artifacts() skips it
 CANDIDATES_SCHEMA = pa.schema(
     [
