@@ -1,30 +1,39 @@
 """Query decomposition (Lit3R §2.1.2): the subqueries of each retrieval round.
 
-:func:`decompose` returns round 1's exactly ``first_round`` subqueries, or at most
-``later_rounds_max`` NEW ones in a later round (an earlier subquery is never repeated, compared
-after normalisation); an empty list ends retrieval. When the plan has both a venue and a year,
-every subquery starts with the "[VENUE YEAR]" tag the title-and-abstract chunks carry.
+Rounds are numbered from 1, as in the trace. :func:`decompose` returns round 1's exactly
+``first_round`` subqueries, or in a later round at most ``later_rounds_max`` NEW ones aimed at
+what the verifier reported missing (an earlier subquery is never repeated, compared after
+normalisation); an empty list ends retrieval. When the plan has both a venue and a year, every
+subquery starts with the "[VENUE YEAR]" tag the title-and-abstract chunks carry, except one
+that names only other years: it seeks another paper (a cited or compared one).
 
 Backends:
 
 - ``heuristic``: round 1 is the question itself, one query per answer target (the target and
   the evidence anchors), then the question's key phrases, padded to the count with
-  target+phrase combinations and finally the question with a filler word. A later round searches for the plan's targets that the
-  verifier's ``missing`` text names, else for the missing text itself; nothing new, no query.
-- ``llm``: the ``decompose_first``/``decompose_next`` prompts. The reply is cleaned the same way
-  (tagged, deduplicated, trimmed; round 1 padded from the heuristic queries); an invalid reply
-  gives the heuristic subqueries, with ``fallback_reason`` set.
+  target+phrase combinations and finally the question with a filler word. A later round turns
+  each missing item (the verifier's ``missing``, items separated by ";") into queries: an item
+  naming planned targets searches each target with the anchors, with the item's other words
+  and alone; any other item is searched as written. Items take turns, so every item gets its
+  first query before any gets its second. Nothing missing or nothing new: no query.
+- ``llm``: the ``decompose_first`` prompt in round 1, ``decompose_next`` (the question, the
+  issued subqueries and the missing information) later. The reply is cleaned the same way
+  (tagged, deduplicated, trimmed; round 1 padded from the heuristic queries, a later round
+  never); an invalid reply gives the heuristic subqueries, with ``fallback_reason`` set.
 
 Example:
     >>> from littrace.config import DecomposeSettings, PlannerSettings
     >>> from littrace.retrieve.plan import plan_question
     >>> from littrace.schema import Question
     >>> question = Question(query_id="q", benchmark="LitTraceQA", answer_types=["freeform"],
-    ...     question="In the ACL 2025 paper on S-RAG, which GPU was used?")
+    ...     question="In the ACL 2025 paper on S-RAG, which GPU was used on HotpotQA?")
     >>> plan = plan_question(question, PlannerSettings(), None).plan
     >>> first = decompose(question, plan, 1, [], "", DecomposeSettings(), None).subqueries
     >>> len(first), first[1]
-    (4, '[ACL 2025] S-RAG')
+    (4, '[ACL 2025] S-RAG HotpotQA')
+    >>> missing = "S-RAG; GPU model"
+    >>> decompose(question, plan, 2, first, missing, DecomposeSettings(), None).subqueries
+    ['[ACL 2025] GPU model', '[ACL 2025] S-RAG']
     >>> decompose(question, plan, 2, first, "", DecomposeSettings(), None).subqueries
     []
 """
@@ -39,7 +48,9 @@ from littrace.config import DecomposeSettings
 from littrace.corpus.chunking import venue_year_tag
 from littrace.llm import CallRecord, LlmClient, render
 from littrace.llm.schemas import Plan, Subqueries
-from littrace.retrieve.plan import answer_spec, key_phrases, name_pattern
+from littrace.retrieve.fusion import round_robin
+from littrace.retrieve.plan import answer_spec, key_phrases, name_pattern, years
+from littrace.retrieve.verify import missing_items
 from littrace.schema import Question
 
 __all__ = [
@@ -68,18 +79,20 @@ class DecomposeOutcome:
 def decompose(
     question: Question,
     plan: Plan,
-    round_index: int,
+    round_number: int,
     previous_subqueries: list[str],
     missing: str,
     settings: DecomposeSettings,
     client: LlmClient | None,
 ) -> DecomposeOutcome:
-    """Round ``round_index``'s (1-based) subqueries; see the module docstring."""
-    first = round_index <= 1
+    """Round ``round_number``'s subqueries (rounds count from 1); see the module docstring."""
+    if round_number < 1:
+        raise ValueError(f"rounds are numbered from 1, got round {round_number}")
+    first = round_number == 1
     count = settings.first_round if first else settings.later_rounds_max
     tag = _tag(plan, settings)
-    heuristic = heuristic_subqueries(question, plan, round_index, missing)
-    fallback = _clean(heuristic, tag, previous_subqueries, count)
+    heuristic = heuristic_subqueries(question, plan, round_number, missing)
+    fallback = _clean(heuristic, tag, plan.year, previous_subqueries, count)
     if settings.backend == "heuristic" or count == 0:
         return DecomposeOutcome(fallback, "heuristic", None, None)
     if client is None:
@@ -114,24 +127,30 @@ def decompose(
     if result.fallback:
         return DecomposeOutcome(fallback, "heuristic", result.record, result.record.reason)
     proposed = result.value.subqueries
-    # Round 1 must have exactly `count`: a model that proposes fewer is topped up by rules.
+    # Round 1 must have exactly `count`: a model that proposes fewer is topped up by rules. A
+    # later round keeps only what the model proposed, so proposing nothing new ends retrieval.
     subqueries = _clean(
-        [*proposed, *heuristic] if first else proposed, tag, previous_subqueries, count
+        [*proposed, *heuristic] if first else proposed,
+        tag,
+        plan.year,
+        previous_subqueries,
+        count,
     )
     return DecomposeOutcome(subqueries, "llm", result.record, None)
 
 
 def heuristic_subqueries(
-    question: Question, plan: Plan, round_index: int, missing: str
+    question: Question, plan: Plan, round_number: int, missing: str
 ) -> list[str]:
     """Model-free candidate subqueries, best first, untagged and not yet deduplicated.
 
     Round 1 ends with the question plus each of the fillers, so it always has at least five
-    distinct candidates (the default round has four).
+    distinct candidates (the default round has four). A later round has only the queries of
+    the missing items, taking turns (see the module docstring).
     """
     targets = _names(plan, "answer_target")
     anchors = _names(plan, "evidence_anchor")
-    if round_index <= 1:
+    if round_number == 1:
         phrases = key_phrases(question.question)
         candidates = [question.question]
         candidates += [_join(target, *anchors) for target in targets]
@@ -139,13 +158,16 @@ def heuristic_subqueries(
         candidates += [_join(target, phrase) for target in targets for phrase in phrases]
         candidates += [_join(question.question, filler) for filler in _FILLERS]
         return candidates
-    named = mentioned_targets(plan, missing)
-    if named:
-        detail = " ".join(key_phrases(_strip_names(missing, named))[:1])
-        return [
-            query for name in named for query in (_join(name, *anchors), _join(name, detail), name)
-        ]
-    return [missing.strip()] if missing.strip() else []
+    return round_robin([_item_queries(plan, item, anchors) for item in missing_items(missing)])
+
+
+def _item_queries(plan: Plan, item: str, anchors: list[str]) -> list[str]:
+    """The queries for one missing item: its named targets' queries, else the item itself."""
+    named = mentioned_targets(plan, item)
+    if not named:
+        return [item]
+    detail = " ".join(key_phrases(_strip_names(item, named))[:1])
+    return [query for name in named for query in (_join(name, *anchors), _join(name, detail), name)]
 
 
 def mentioned_targets(plan: Plan, missing: str) -> list[str]:
@@ -165,8 +187,14 @@ def normalise(query: str) -> str:
     return " ".join(sorted(set(_NON_WORD.sub(" ", _TAG.sub("", query).lower()).split())))
 
 
-def _clean(candidates: Iterable[str], tag: str, previous: list[str], count: int) -> list[str]:
-    """Tagged, non-empty, unseen subqueries, at most ``count``."""
+def _clean(
+    candidates: Iterable[str], tag: str, year: int | None, previous: list[str], count: int
+) -> list[str]:
+    """Tagged, non-empty, unseen subqueries, at most ``count``.
+
+    A subquery that names years, none of them the question's ``year``, seeks another paper
+    (one the answer paper cites or is compared with): the question's tag would mislead it.
+    """
     if count <= 0:
         return []
     seen = {normalise(query) for query in previous}
@@ -177,7 +205,8 @@ def _clean(candidates: Iterable[str], tag: str, previous: list[str], count: int)
             continue
         seen.add(key)
         body = _TAG.sub("", candidate).strip() if tag else candidate.strip()
-        kept.append(f"{tag} {body}" if tag else body)
+        named = years(body)
+        kept.append(f"{tag} {body}" if tag and (not named or year in named) else body)
         if len(kept) == count:
             break
     return kept

@@ -49,6 +49,7 @@ __all__ = [
     "key_phrases",
     "name_pattern",
     "plan_question",
+    "years",
 ]
 
 MAX_PAPERS = 5  # TRACE §3.1: a hard cap bounds PDF and vision work
@@ -253,6 +254,11 @@ def key_phrases(text: str) -> list[str]:
         if len(words) >= 2:
             phrases.append(" ".join(words[:_PHRASE_WORDS]).strip(".'\"“” "))
     return _unique(phrases)
+
+
+def years(text: str) -> set[int]:
+    """The years (2000–2030) that ``text`` names as words."""
+    return {int(year) for year in _YEAR.findall(text)}
 
 
 def name_pattern(name: str) -> re.Pattern[str]:

@@ -98,7 +98,8 @@ class RetrievalResources:
         return chunk.text if chunk else None
 
     def lookup(self) -> Lookup:
-        return Lookup(paper=self.papers.get, chunk=self.chunks.get)
+        venues = sorted({paper.venue for paper in self.papers.values() if paper.venue})
+        return Lookup(paper=self.papers.get, chunk=self.chunks.get, venues=tuple(venues))
 
 
 @dataclass
@@ -164,17 +165,18 @@ def retrieve(
         "rounds": [],
     }
     pool = SharedPool(paper_of=lambda chunk_id: resources.chunks[chunk_id].paper_id)
+    lookup = resources.lookup()
     issued: list[str] = []
     verified: list[str] = []
     missing = ""
     stop_reason = "max_rounds"
-    for round_index in range(config.max_rounds):
+    for round_number in range(1, config.max_rounds + 1):
         round_started = time.perf_counter()
         decomposed = decompose(
-            question, plan, round_index, issued, missing, config.decompose, resources.client
+            question, plan, round_number, issued, missing, config.decompose, resources.client
         )
         round_trace: dict[str, Any] = {
-            "round": round_index + 1,
+            "round": round_number,
             "subqueries": decomposed.subqueries,
             "decompose": _step(decomposed.backend, decomposed.record, decomposed.fallback_reason),
             "searches": [],
@@ -187,18 +189,19 @@ def retrieve(
         # Ranking A gathers evidence for the question itself too (Lit3R §2.1); the model-free
         # decomposer already starts with it, an LLM's subqueries may not.
         asked = normalise(question.question) in {normalise(q) for q in queries}
-        if round_index == 0 and config.include_question and not asked:
+        if round_number == 1 and config.include_question and not asked:
             queries.insert(0, question.question)
         issued.extend(queries)
         for subquery in queries:
             round_trace["searches"].append(_search(subquery, resources, settings, pool))
-        verdict = verify(question, plan, pool, config.verify, resources.client, resources.lookup())
+        verdict = verify(question, plan, pool, config.verify, resources.client, lookup)
         verification = verdict.verification
         verified.extend(p for p in verification.evidence_papers if p not in verified)
         round_trace["verify"] = {
             "value": verification.model_dump(),
             **_step(verdict.backend, verdict.record, verdict.fallback_reason),
         }
+        round_trace["pool_chunks"] = len(pool)
         round_trace["pool_top"] = [
             {"paper_id": paper, "score": score}
             for paper, score in pool.paper_ranking()[: config.verify.top_papers]

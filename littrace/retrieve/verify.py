@@ -8,11 +8,26 @@ reports which listed papers contain evidence, whether the evidence suffices and 
 
 Backends:
 
-- ``heuristic``: a listed paper contains evidence when one of its pool chunks (or its title)
-  names a planned answer target (case- and hyphen-insensitive, as a whole word) or, for a plan
-  without answer targets, when its best chunk scores within ``SCORE_MARGIN`` of the top paper.
-  The evidence suffices when every answer-target group is covered by an evidence paper and
-  the plan's desired paper count is reached; ``missing`` names the uncovered targets.
+- ``heuristic``: coverage checked item by item, on the listed papers' pool chunks and titles
+  (names matched case- and hyphen-insensitively, as whole words):
+
+  1. each planned answer target must be named by a listed paper; the papers naming one
+     contain evidence (for a plan without answer targets, the papers whose best chunk scores
+     within ``SCORE_MARGIN`` of the top paper's do). A "target" that is a venue of the
+     corpus ("arXiv") describes a paper and is not sought;
+  2. each paper the question describes by year, with or without a venue ("the ACL 2020
+     paper that ...", read with :func:`littrace.read.select.paper_descriptions`), must be a
+     listed paper whose record fits it; the best-ranked such paper contains evidence. A year
+     with no words describing a paper around it (a citation, "Smith et al., 2022") is no item;
+  3. each other entity, dataset or phrase the question names
+     (:func:`littrace.read.heuristic.question_anchors`) must be named by an evidence paper;
+  4. a multi-paper question needs as many evidence papers as the plan's desired count; a
+     shortfall the missing targets and papers do not account for asks for more papers on
+     the question's topic.
+
+  The evidence suffices when nothing is missing. ``missing`` names each missing item as a
+  search phrase (a target's name; the question's clause that describes a paper or names an
+  entity), items joined by "; " (:func:`missing_text`, read back by :func:`missing_items`).
 - ``llm``: the ``verify`` prompt; identifiers the model invents are dropped, and an invalid
   reply gives the heuristic verification with ``fallback_reason`` set.
 
@@ -33,17 +48,24 @@ Example:
     >>> outcome = verify(question, plan, pool, VerifySettings(), None)
     >>> outcome.verification
     Verification(evidence_papers=['p1'], sufficient=False, missing='ICAE')
+    >>> missing_items("ICAE; more papers on GPU use")
+    ['ICAE', 'more papers on GPU use']
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from littrace.config import VerifySettings
+from littrace.corpus.model import PaperRecord
 from littrace.llm import CallRecord, LlmClient, render
 from littrace.llm.schemas import Plan, Verification
+from littrace.read.heuristic import question_anchors
+from littrace.read.select import Description, paper_descriptions
+from littrace.read.text import sentences
 from littrace.retrieve.plan import answer_spec, key_phrases, name_pattern
 from littrace.retrieve.pool import PoolChunk, SharedPool
 from littrace.schema import Question
@@ -53,10 +75,11 @@ __all__ = [
     "ChunkMeta",
     "ListedPaper",
     "Lookup",
-    "PaperMeta",
     "VerifyOutcome",
     "heuristic_verification",
     "listed_papers",
+    "missing_items",
+    "missing_text",
     "render_listing",
     "verify",
 ]
@@ -64,17 +87,7 @@ __all__ = [
 # Without named targets, papers whose best chunk is within 10 % of the top paper's count as
 # evidence: near-ties at the top are as likely to hold the answer as the first paper.
 SCORE_MARGIN = 0.1
-
-
-class PaperMeta(Protocol):
-    """What the listing shows of a paper (``PaperRecord`` and ``PoolPaper`` both fit)."""
-
-    @property
-    def title(self) -> str: ...
-    @property
-    def venue(self) -> str: ...
-    @property
-    def year(self) -> int | None: ...
+_MISSING_SEPARATOR = ";"
 
 
 class ChunkMeta(Protocol):
@@ -96,10 +109,12 @@ def _none(_: str) -> None:
 
 @dataclass(frozen=True)
 class Lookup:
-    """Paper and chunk metadata by identifier; unknown ones are listed without metadata."""
+    """Paper and chunk metadata by identifier (unknown ones are listed without metadata), and
+    the corpus's venue names, which tell a venue printed next to a year in the question."""
 
-    paper: Callable[[str], PaperMeta | None] = field(default=_none)
+    paper: Callable[[str], PaperRecord | None] = field(default=_none)
     chunk: Callable[[str], ChunkMeta | None] = field(default=_none)
+    venues: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -190,38 +205,91 @@ def render_listing(papers: list[ListedPaper], lookup: Lookup, chunk_chars: int) 
 def heuristic_verification(
     question: Question, plan: Plan, papers: list[ListedPaper], lookup: Lookup
 ) -> Verification:
-    """The model-free verification of ``papers`` (rules in the module docstring)."""
-    targets = [
-        group.anchors or [group.name]
-        for group in plan.target_groups
-        if group.role == "answer_target"
-    ]
+    """The model-free verification of ``papers``, item by item (rules in the module docstring)."""
+    texts = {paper.paper_id: _paper_texts(paper, lookup) for paper in papers}
+    venues = {venue.lower() for venue in lookup.venues}
+    targets = _answer_targets(plan, venues)
     if targets:
-        covered: set[int] = set()
-        evidence = []
-        for paper in papers:
-            texts = [chunk.text for chunk in paper.chunks]
-            meta = lookup.paper(paper.paper_id)
-            texts += [meta.title] if meta is not None else []
-            hits = {index for index, names in enumerate(targets) if _names_any(names, texts)}
-            if hits:
-                evidence.append(paper.paper_id)
-                covered |= hits
-        uncovered = [targets[index][0] for index in range(len(targets)) if index not in covered]
+        evidence = {p for p in texts if any(_names_any(names, texts[p]) for names in targets)}
+        missing = [
+            names[0] for names in targets if not any(_names_any(names, t) for t in texts.values())
+        ]
     else:
         top = papers[0].score if papers else 0.0
-        evidence = [
-            paper.paper_id for paper in papers if paper.score >= top - SCORE_MARGIN * abs(top)
-        ]
-        uncovered = []
-    enough = len(evidence) >= plan.desired_papers
-    sufficient = bool(evidence) and not uncovered and enough
-    missing = "; ".join(uncovered)
-    if not sufficient and not missing:
-        # Every target is covered but papers are too few: search the question's topic again.
-        topic = "; ".join(key_phrases(question.question)[:2]) or question.question
-        missing = f"more papers on {topic}"
-    return Verification(evidence_papers=evidence, sufficient=sufficient, missing=missing)
+        evidence = {p.paper_id for p in papers if p.score >= top - SCORE_MARGIN * abs(top)}
+        missing = []
+    for description in paper_descriptions(question.question, list(lookup.venues)):
+        clause = _describing_clause(question, description)
+        if clause is None:
+            continue  # a bare year ("Smith et al., 2022") gives nothing to search for
+        fitting = next((p for p in texts if _fits(description, lookup.paper(p))), None)
+        if fitting is None:
+            missing.append(clause)
+        else:
+            evidence.add(fitting)
+    missing_papers = len(missing)
+    sought = venues | {name.lower() for names in targets for name in names}
+    for entity in question_anchors(question, plan):
+        if entity.lower() not in sought and not any(
+            _names_any([entity], texts[p]) for p in evidence
+        ):
+            missing.append(_clause_naming(question, name_pattern(entity)) or entity)
+    if len(evidence) + missing_papers < plan.desired_papers:
+        topics = _phrases(question)[:2] or [question.question]
+        missing += [f"more papers on {topic}" for topic in topics]
+    ranked = [p for p in texts if p in evidence]  # the listing's order
+    missing = list(dict.fromkeys(missing))
+    return Verification(
+        evidence_papers=ranked,
+        sufficient=bool(ranked) and not missing,
+        missing=missing_text(missing),
+    )
+
+
+def missing_text(items: list[str]) -> str:
+    """The verifier's ``missing``: the missing items, each a search phrase, joined by "; "."""
+    return f"{_MISSING_SEPARATOR} ".join(items)
+
+
+def missing_items(missing: str) -> list[str]:
+    """The items of a verifier's ``missing`` (an LLM's too: one item per ";" or line)."""
+    pieces = re.split(rf"[{_MISSING_SEPARATOR}\n]", missing)
+    return [piece.strip() for piece in pieces if piece.strip()]
+
+
+def _paper_texts(paper: ListedPaper, lookup: Lookup) -> list[str]:
+    """What coverage is checked on: the paper's pool chunks and its title."""
+    meta = lookup.paper(paper.paper_id)
+    return [chunk.text for chunk in paper.chunks] + ([meta.title] if meta is not None else [])
+
+
+def _fits(description: Description, paper: PaperRecord | None) -> bool:
+    return paper is not None and description.fits(paper)
+
+
+def _answer_targets(plan: Plan, venues: set[str]) -> list[list[str]]:
+    """Each answer-target group's names, less groups that are a venue of the corpus: a venue
+    the planner took for a name ("arXiv") describes the paper, it is not a target."""
+    groups = [g.anchors or [g.name] for g in plan.target_groups if g.role == "answer_target"]
+    return [names for names in groups if not all(name.lower() in venues for name in names)]
+
+
+def _describing_clause(question: Question, description: Description) -> str | None:
+    """The question's clause that describes the paper: it holds the year and the venue."""
+    year = re.compile(rf"(?<![\w.]){description.year}(?![\w.])")
+    if description.venue is None:
+        return _clause_naming(question, year)
+    return _clause_naming(question, year, name_pattern(description.venue))
+
+
+def _clause_naming(question: Question, *patterns: re.Pattern[str]) -> str | None:
+    """The first of the question's key phrases that every pattern finds: an item's search."""
+    return next((p for p in _phrases(question) if all(x.search(p) for x in patterns)), None)
+
+
+def _phrases(question: Question) -> list[str]:
+    """The key phrases of each of the question's sentences, in order."""
+    return [phrase for sentence in sentences(question.question) for phrase in key_phrases(sentence)]
 
 
 def _names_any(names: list[str], texts: list[str]) -> bool:

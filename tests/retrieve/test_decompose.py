@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 # isort: off
 import littrace  # noqa: F401  (first: its bootstrap keeps litellm from fetching price maps)
 
@@ -100,6 +102,51 @@ def test_later_rounds_search_the_missing_targets_and_never_repeat() -> None:
     assert second.subqueries == ["ICAE"]  # "ICAE NaturalQ F1" was issued in round 1
     third = decompose(question, plan, 3, issued + second.subqueries, "ICAE", HEURISTIC, None)
     assert third.subqueries == []  # nothing new: retrieval stops
+
+
+def test_rounds_are_numbered_from_one() -> None:
+    question = ask(COMPRESSOR)
+    plan = heuristic_plan(question)
+
+    with pytest.raises(ValueError, match="numbered from 1"):
+        decompose(question, plan, 0, [], "", HEURISTIC, None)
+
+
+def test_each_missing_item_is_searched_and_the_items_take_turns() -> None:
+    question = ask(COMPRESSOR)
+    plan = heuristic_plan(question)
+    issued = first_round(question, plan)
+    missing = "ICAE; 500xCompressor; F1 score under the 500-to-1 compression setting"
+
+    # Both targets' anchor queries ran in round 1, so each target's next query comes after
+    # the third item's first: no item waits for another's every query.
+    later = decompose(question, plan, 2, issued, missing, HEURISTIC, None)
+    assert later.subqueries == [
+        "F1 score under the 500-to-1 compression setting",
+        "ICAE",
+        "500xCompressor",
+    ]
+    two = DecomposeSettings(later_rounds_max=2)
+    assert (
+        decompose(question, plan, 2, issued, missing, two, None).subqueries == later.subqueries[:2]
+    )
+    third = decompose(question, plan, 3, issued + later.subqueries, missing, HEURISTIC, None)
+    assert third.subqueries == []  # nothing new: retrieval stops
+
+
+def test_a_subquery_for_a_paper_of_another_year_is_not_tagged() -> None:
+    question = ask(
+        "The ACL 2020 corpus paper extracts titles with a tool evaluated in the NAACL 2018 "
+        "paper it cites. What F1 does that tool reach?"
+    )
+    plan = heuristic_plan(question)
+    missing = "NAACL 2018 paper cites underlying literature corpus; ACL 2020 corpus paper"
+
+    later = decompose(question, plan, 2, [], missing, HEURISTIC, None)
+    assert later.subqueries == [
+        "NAACL 2018 paper cites underlying literature corpus",
+        "[ACL 2020] ACL 2020 corpus paper",
+    ]
 
 
 def test_repeats_are_compared_normalised() -> None:

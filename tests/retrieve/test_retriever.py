@@ -1,15 +1,21 @@
-"""The whole retriever, model-free, on a synthetic corpus with real indexes."""
+"""The whole retriever on a synthetic corpus with real indexes: model-free, and its rounds
+with the model-free and the (scripted) LLM backends."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from littrace.config import Settings
+from littrace.llm.client import LlmClient
 from littrace.retrieve.retriever import RetrievalResources, RetrievalResult, retrieve
+from littrace.retrieve.run import apply_overrides
 from littrace.schema import Question, read_jsonl
-from tests.retrieve.conftest import Indexed
+from tests.retrieve.conftest import Indexed, Scripted
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +74,151 @@ def test_the_trace_records_every_step(
         assert result.candidates == trace["candidates"]
         assert len(result.candidates) <= settings.relate.fusion.top_n
         json.dumps(trace)  # the trace is plain JSON
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+@pytest.fixture(scope="module")
+def resources(indexed: Indexed) -> RetrievalResources:
+    return RetrievalResources.open(indexed.indexes, indexed.artifact, indexed.settings)
+
+
+def ask(text: str) -> Question:
+    return Question(query_id="q", benchmark="LitTraceQA", question=text, answer_types=["freeform"])
+
+
+# LexiTune is in the corpus; NovaNet and ZephyrMix are not, so the verifier reports them
+# missing after every round.
+ABSENT = ask(
+    "What pass@1 on RepoBench-L do LexiTune, NovaNet and ZephyrMix reach in the papers that "
+    "introduce them?"
+)
+
+
+def searched(round_trace: dict[str, Any]) -> list[str]:
+    return [search["subquery"] for search in round_trace["searches"]]
+
+
+def test_later_rounds_search_what_the_verifier_named_missing_one_round_at_a_time(
+    indexed: Indexed, resources: RetrievalResources
+) -> None:
+    settings = apply_overrides(indexed.settings, {"retrieve.decompose.later_rounds_max": 1})
+    trace = retrieve(ABSENT, resources, settings).trace
+    rounds = trace["rounds"]
+
+    assert [r["round"] for r in rounds] == [1, 2, 3]
+    assert trace["stop_reason"] == "max_rounds"
+    first, second, third = rounds
+    assert first["verify"]["value"]["missing"] == "NovaNet; ZephyrMix"
+    assert "synth2024_00014" in first["verify"]["value"]["evidence_papers"]  # LexiTune's
+    # Round 2 turns the first missing item into one new subquery (the target with the anchor
+    # was searched in round 1), round 3 the second; neither searches the question again.
+    assert first["subqueries"][1:] == [
+        "LexiTune RepoBench-L",
+        "NovaNet RepoBench-L",
+        "ZephyrMix RepoBench-L",
+    ]
+    assert second["subqueries"] == searched(second) == ["NovaNet"]
+    assert second["verify"]["value"]["missing"] == "NovaNet; ZephyrMix"
+    assert third["subqueries"] == searched(third) == ["ZephyrMix"]
+    # The pool is kept across rounds: later searches add to it, never replace it.
+    assert first["pool_chunks"] <= second["pool_chunks"] <= third["pool_chunks"]
+
+
+def test_retrieval_stops_when_the_missing_items_give_nothing_new(
+    indexed: Indexed, resources: RetrievalResources
+) -> None:
+    trace = retrieve(ABSENT, resources, indexed.settings).trace
+    rounds = trace["rounds"]
+
+    assert [r["round"] for r in rounds] == [1, 2, 3]
+    assert searched(rounds[1]) == ["NovaNet", "ZephyrMix"]
+    assert rounds[2]["subqueries"] == [] and rounds[2]["searches"] == []
+    assert "verify" not in rounds[2]
+    assert trace["stop_reason"] == "no_new_subquery"
+
+
+def test_a_question_without_targets_takes_another_round_only_for_a_missing_dataset(
+    indexed: Indexed, resources: RetrievalResources
+) -> None:
+    # No answer target: the dataset each question names is the item the verifier checks.
+    found = ask("What pass@1 on RepoBench-L does the code generation paper report?")
+    trace = retrieve(found, resources, indexed.settings).trace
+    assert len(trace["rounds"]) == 1 and trace["stop_reason"] == "sufficient"
+
+    absent = ask("What pass@1 on QuuxBench-9 does the code generation paper report?")
+    trace = retrieve(absent, resources, indexed.settings).trace
+    first = trace["rounds"][0]
+    assert not first["verify"]["value"]["sufficient"]
+    assert first["verify"]["value"]["missing"] == "pass@1 QuuxBench-9 code generation paper"
+    # Round 1 searched that clause already: nothing new to search, so retrieval stops.
+    assert first["subqueries"][1] == "pass@1 QuuxBench-9 code generation paper"
+    assert trace["stop_reason"] == "no_new_subquery" and len(trace["rounds"]) == 2
+
+
+def scripted_llm(
+    indexed: Indexed, resources: RetrievalResources, tmp_path: Path
+) -> tuple[Settings, RetrievalResources]:
+    """Settings and resources whose decomposer and verifier are the scripted provider, one
+    reply per call in order (no cache: a repeated prompt takes the next reply too)."""
+    settings = apply_overrides(
+        indexed.settings,
+        {
+            "runtime.artifact_root": tmp_path,
+            "llm.backend": "litellm",
+            "llm.model": "scripted/test",
+            "llm.max_retries": 0,
+            "llm.cache": False,
+            "retrieve.decompose.backend": "llm",
+            "retrieve.verify.backend": "llm",
+        },
+    )
+    return settings, replace(resources, client=LlmClient.from_settings(settings))
+
+
+ROUND_ONE = ["LexiTune pass@1", "LexiTune RepoBench-L", "code generation results", "LexiTune"]
+ROUND_ONE_REPLIES = [  # the decomposer's, then the verifier's
+    json.dumps({"subqueries": ROUND_ONE}),
+    json.dumps({"evidence_papers": [], "sufficient": False, "missing": "PolyCoder-S"}),
+]
+
+
+def test_three_llm_rounds_decompose_what_the_llm_verifier_reports_missing(
+    indexed: Indexed, resources: RetrievalResources, scripted: Scripted, tmp_path: Path
+) -> None:
+    scripted.replies = [
+        *ROUND_ONE_REPLIES,
+        # A repeat of round 1 (reordered) is dropped; nothing pads a later round.
+        json.dumps({"subqueries": ["PolyCoder-S pass@1", "RepoBench-L LexiTune"]}),
+        json.dumps({"evidence_papers": [], "sufficient": False, "missing": ""}),
+        json.dumps({"subqueries": ["PolyCoder-S baseline table"]}),
+        json.dumps({"evidence_papers": [], "sufficient": False, "missing": "everything"}),
+    ]
+    settings, llm = scripted_llm(indexed, resources, tmp_path)
+    question = ask("In the LexiTune paper, what pass@1 does the PolyCoder-S baseline reach?")
+    trace = retrieve(question, llm, settings).trace
+    rounds = trace["rounds"]
+
+    assert [r["round"] for r in rounds] == [1, 2, 3] and trace["stop_reason"] == "max_rounds"
+    assert all(r["decompose"]["backend"] == "llm" for r in rounds)
+    assert searched(rounds[0]) == [question.question, *ROUND_ONE]
+    assert rounds[1]["subqueries"] == searched(rounds[1]) == ["PolyCoder-S pass@1"]
+    assert rounds[2]["subqueries"] == searched(rounds[2]) == ["PolyCoder-S baseline table"]
+    # Rounds 2 and 3 send the later-round prompt: what was issued and what is missing.
+    decompose_prompts = scripted.prompts[0::2]
+    assert "Subqueries already issued" not in decompose_prompts[0]
+    assert "- LexiTune pass@1" in decompose_prompts[1] and "PolyCoder-S" in decompose_prompts[1]
+    assert "- PolyCoder-S pass@1" in decompose_prompts[2]
+    assert "Search from a different angle" in decompose_prompts[2]  # nothing named missing
+
+
+def test_an_llm_round_that_proposes_nothing_new_ends_retrieval(
+    indexed: Indexed, resources: RetrievalResources, scripted: Scripted, tmp_path: Path
+) -> None:
+    scripted.replies = [*ROUND_ONE_REPLIES, json.dumps({"subqueries": ["lexitune PASS@1"]})]
+    settings, llm = scripted_llm(indexed, resources, tmp_path)
+    trace = retrieve(ask("What pass@1 does LexiTune reach?"), llm, settings).trace
+
+    assert [r["round"] for r in trace["rounds"]] == [1, 2]
+    assert trace["rounds"][1]["subqueries"] == [] and trace["stop_reason"] == "no_new_subquery"

@@ -19,18 +19,20 @@ from littrace.retrieve.verify import (
     Lookup,
     heuristic_verification,
     listed_papers,
+    missing_items,
+    missing_text,
     render_listing,
     verify,
 )
 from littrace.schema import Question
 from tests.retrieve.conftest import Scripted, scripted_client
 
-QUESTION = Question(
-    query_id="q",
-    benchmark="LitTraceQA",
-    answer_types=["freeform"],
-    question="What speedups do FocalPETR and RTDETRv2 report on the nuScenes benchmark?",
-)
+
+def ask(text: str) -> Question:
+    return Question(query_id="q", benchmark="LitTraceQA", question=text, answer_types=["freeform"])
+
+
+QUESTION = ask("What speedups do FocalPETR and RTDETRv2 report on the nuScenes benchmark?")
 TEXTS = {
     "p1#0001": "Deploying FocalPETR on Jetson gives a 1.4x speedup.",
     "p1#0002": "Table 2 lists speedups on nuScenes.",
@@ -48,10 +50,10 @@ CHUNKS = {
 LOOKUP = Lookup(paper=PAPERS.get, chunk=CHUNKS.get)
 
 
-def pool_of(scores: dict[str, float]) -> SharedPool:
+def pool_of(scores: dict[str, float], texts: dict[str, str] = TEXTS) -> SharedPool:
     pool = SharedPool()
     for chunk_id, score in scores.items():
-        pool.add([RerankedChunk(chunk_id, score, 0.5, 1, 1, True)], TEXTS.get)
+        pool.add([RerankedChunk(chunk_id, score, 0.5, 1, 1, True)], texts.get)
     return pool
 
 
@@ -155,6 +157,85 @@ def test_an_empty_pool_is_insufficient_with_every_target_missing() -> None:
     verification = verify(QUESTION, PLAN, SharedPool(), VerifySettings(), None).verification
 
     assert verification == Verification(sufficient=False, missing="FocalPETR; RTDETRv2")
+
+
+# A question that names no method: it describes its paper by venue and year and names a dataset.
+DESCRIBED = ask(
+    "In the ACL 2020 paper that embeds scientific documents, what is the MAP on SciDocs?"
+)
+DESCRIBED_TEXTS = {
+    "d1#0001": "Our model reaches 0.85 MAP on SciDocs.",
+    "d2#0001": "Document embeddings from citations.",
+    "d3#0001": "Scientific document embeddings.",
+}
+DESCRIBED_PAPERS = {
+    "d1": PaperRecord("d1", "A survey of embeddings", (), "", "", None, True),
+    "d2": PaperRecord("d2", "SPECTER", (), "", "ACL", 2020, True),
+    "d3": PaperRecord("d3", "An older SPECTER", (), "", "ACL", 2019, True),
+}
+DESCRIBED_LOOKUP = Lookup(paper=DESCRIBED_PAPERS.get, venues=("ACL", "EMNLP"))
+
+
+def described(scores: dict[str, float], plan: Plan | None = None) -> Verification:
+    plan = plan or Plan(named_anchors=["SciDocs"])
+    listed = listed_papers(pool_of(scores, DESCRIBED_TEXTS), VerifySettings())
+    return heuristic_verification(DESCRIBED, plan, listed, DESCRIBED_LOOKUP)
+
+
+def test_a_described_paper_must_be_listed_and_the_best_fitting_one_is_evidence() -> None:
+    # d1 (near the top) names SciDocs; d2 fits "ACL 2020" and becomes evidence though it
+    # scores far below the top; d3 is an ACL paper of another year.
+    found = described({"d1#0001": 0.030, "d3#0001": 0.020, "d2#0001": 0.010})
+    assert found == Verification(evidence_papers=["d1", "d2"], sufficient=True)
+
+    # Without an ACL 2020 paper listed, the question's clause describing it is missing.
+    lost = described({"d1#0001": 0.030, "d3#0001": 0.020})
+    assert lost == Verification(
+        evidence_papers=["d1"],
+        sufficient=False,
+        missing="ACL 2020 paper embeds scientific documents",
+    )
+
+
+def test_an_entity_the_question_names_must_be_in_an_evidence_paper() -> None:
+    # d2 fits the description but no evidence paper's chunks name SciDocs: the clause naming
+    # it is what the next round searches.
+    lost = described({"d2#0001": 0.030, "d3#0001": 0.010})
+    assert lost == Verification(evidence_papers=["d2"], sufficient=False, missing="MAP SciDocs")
+
+
+def test_a_multi_paper_question_needs_its_count_of_evidence_papers() -> None:
+    two = Plan(named_anchors=["SciDocs"], desired_papers=2)
+    found = described({"d1#0001": 0.030, "d3#0001": 0.020, "d2#0001": 0.010}, two)
+    assert found.sufficient
+
+    # The missing described paper accounts for the second paper: it alone is named.
+    short = described({"d1#0001": 0.030, "d3#0001": 0.020}, two)
+    assert short.missing == "ACL 2020 paper embeds scientific documents"
+
+    # Every named item is covered but a paper is still short: more papers on the topic.
+    three = Plan(named_anchors=["SciDocs"], desired_papers=3)
+    short = described({"d1#0001": 0.030, "d3#0001": 0.020, "d2#0001": 0.010}, three)
+    assert short == Verification(
+        evidence_papers=["d1", "d2"],
+        sufficient=False,
+        missing="more papers on ACL 2020 paper embeds scientific documents; more papers on MAP SciDocs",
+    )
+
+
+def test_a_venue_taken_for_a_name_and_a_cited_year_are_no_items() -> None:
+    question = ask("Which embeddings does the arXiv survey compare with (Smith et al., 2019)?")
+    plan = Plan(target_groups=[target("arXiv")])  # the planner does not know arXiv is a venue
+    listed = listed_papers(pool_of({"p3#0001": 0.03}), VerifySettings())
+    lookup = Lookup(venues=("ACL", "arXiv"))
+
+    verification = heuristic_verification(question, plan, listed, lookup)
+    assert verification == Verification(evidence_papers=["p3"], sufficient=True)
+
+
+def test_missing_items_are_split_at_semicolons_and_lines() -> None:
+    assert missing_items("ICAE; the F1 table\nNaturalQ;; ") == ["ICAE", "the F1 table", "NaturalQ"]
+    assert missing_items(missing_text(["a b", "c"])) == ["a b", "c"]
 
 
 # --------------------------------------------------------------------------- LLM backend
