@@ -141,11 +141,11 @@ def _grounds(table: TableUnits, cell: TableCell) -> str:
     return f"{table.obj.scorer_id} row {cell.row_path} column {cell.column_path} = {cell.text}"
 
 
-def _winner(support: dict[str, float]) -> str | None:
+def _winner(support: dict[str, float], margin: float = _MARGIN) -> str | None:
     ranked = sorted(support.items(), key=lambda item: -item[1])
     if not ranked or ranked[0][1] <= 0:
         return None
-    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < _MARGIN * ranked[0][1]:
+    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < margin * ranked[0][1]:
         return None
     return ranked[0][0]
 
@@ -347,9 +347,8 @@ def sentence_choice(question: Question, data: SynthesisInput) -> Choice | None:
             score = round((named + _NEIGHBOUR_WEIGHT * nearby) / total, 4)
             if score > support[option.label]:
                 support[option.label], grounds[option.label] = score, window
-    ranked = sorted(support.values(), reverse=True)
-    label = _winner(support)
-    if label is None or (len(ranked) > 1 and ranked[1] > (1 - _SENTENCE_MARGIN) * ranked[0]):
+    label = _winner(support, _SENTENCE_MARGIN)
+    if label is None:
         return None
     window = grounds[label]
     fact = Fact(window.paper_id, window.chunk_id, window.text, None, "", "", "sentence")

@@ -95,10 +95,10 @@ def column_match(name: str, path: Sequence[str], question: frozenset[str]) -> fl
 
 
 def _map_columns(
-    cells: list[TableCell], values: list[TableColumn], question: frozenset[str]
+    paths: dict[int, tuple[str, ...]], values: list[TableColumn], question: frozenset[str]
 ) -> tuple[dict[str, int], float]:
-    """Each value column's table column (distinct), and the mean match over value columns."""
-    paths = {cell.column: cell.column_path for cell in cells}
+    """Each value column's table column (distinct, by its index in ``paths``), and the mean
+    match over value columns."""
     scored = sorted(
         (
             (column_match(column.name, path, question), index, j)
@@ -187,7 +187,8 @@ def _project_cells(
     question = asked_terms(question_text)
     keys = [column for column in schema if column.is_row_key] or schema[:1]
     values = [column for column in schema if column not in keys]
-    mapped, fit = _map_columns(cells, values, question)
+    paths = {cell.column: cell.column_path for cell in cells}
+    mapped, fit = _map_columns(paths, values, question)
     rows: dict[tuple[str, ...], dict[int, TableCell]] = {}
     for cell in cells:
         if cell.row_path:
@@ -202,7 +203,6 @@ def _project_cells(
     )
     if conditioned:
         kept, narrowed_by = conditioned, f"rows holding {condition!r}"
-    paths = {cell.column: cell.column_path for cell in cells}
     projected = [
         ProjectedRow(
             printed_label(path[-1]),

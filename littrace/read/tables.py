@@ -223,19 +223,16 @@ def best_projection(
 
 
 def _projected_rows(
-    data: SynthesisInput, context: PaperContext
+    data: SynthesisInput, context: PaperContext, key: TableColumn
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[Fact], str] | None:
     found = best_projection(data, context)
     if found is None:
         return None
     obj, projection = found
-    keys = [c for c in data.question.table_schema or [] if c.is_row_key] or (
-        data.question.table_schema or []
-    )[:1]
     entities: list[tuple[str, dict[str, Any]]] = []
     facts: list[Fact] = []
     for row in projection.rows:
-        raw: dict[str, Any] = {keys[0].name: row.key}
+        raw: dict[str, Any] = {key.name: row.key}
         for name, cell in row.values.items():
             raw[name] = cell.text
             match = CellMatch(cell.text, row.key, " / ".join(cell.column_path), projection.fit)
@@ -279,7 +276,7 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
     keys = [c for c in schema if c.is_row_key] or schema[:1]
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
     if len(contexts) == 1 and not _PAPER_KEY.search(keys[0].name):
-        projected = _projected_rows(data, contexts[0])
+        projected = _projected_rows(data, contexts[0], keys[0])
         if projected is not None:
             projected_rows = assemble_rows(schema, projected[0])
             if projected_rows:
