@@ -36,6 +36,9 @@ logger = logging.getLogger(__name__)
 
 # A rule is a path at most this thick (points).
 RULE = 2.5
+# Pieces of one line further apart than this (in ems) are in different columns, not words
+# of one cell: a word space is 0.25-0.35 em, a column gap wider.
+_COLUMN_GAP = 0.38
 
 
 def table_cells(
@@ -128,22 +131,45 @@ def _grid_from_lines(lines: list[ScanLine]) -> list[list[str]]:
         else:
             merged.append(column)
     columns = merged
-    grid: list[list[str]] = []
-    for row in table_rows:
-        cells = [""] * len(columns)
-        for part in (part for fragment in row for part in _spread(fragment, columns)):
-            at = _column_of(part, columns)
-            cells[at] = f"{cells[at]} {part.text}".strip()
-        grid.append(cells)
+    grid = _fill(table_rows, columns, set())
+    # Headers set as one line over columns of numbers ("R-1 R-2 R-L") are cut at the
+    # columns; text columns keep their words together, however their spans fall.
+    numeric = {j for j in range(len(columns)) if _mostly_numbers([row[j] for row in grid])}
+    if numeric:
+        grid = _fill(table_rows, columns, numeric)
     return _merge_continuations(grid)
 
 
-def _spread(line: ScanLine, columns: list[list[float]]) -> list[ScanLine]:
+def _fill(
+    table_rows: list[list[ScanLine]], columns: list[list[float]], numeric: set[int]
+) -> list[list[str]]:
+    grid: list[list[str]] = []
+    for row in table_rows:
+        cells = [""] * len(columns)
+        for part in (part for fragment in row for part in _spread(fragment, columns, numeric)):
+            at = _column_of(part, columns)
+            cells[at] = f"{cells[at]} {part.text}".strip()
+        grid.append(cells)
+    return grid
+
+
+def _mostly_numbers(cells: list[str]) -> bool:
+    """Whether most filled cells are values: a number, perhaps with a unit or mark after it
+    ("8.1M", "53.9 ±0.2"), not prose that happens to hold one ("2021), which")."""
+    filled = [cell.split() for cell in cells if cell]
+    values = sum(len(words) <= 2 and _has_number(words[0]) for words in filled)
+    return bool(filled) and values > len(filled) / 2
+
+
+def _spread(line: ScanLine, columns: list[list[float]], numeric: set[int]) -> list[ScanLine]:
     """A fragment running over several columns, cut where its parts sit in different ones.
 
-    A cut goes before a number ("co-citation 82.9"), or between the words of a piece that
-    has one word per column it covers ("CLS USR CITE REC", word positions estimated from
-    their lengths); other multi-column text is a spanning header and stays whole.
+    A cut goes before a number ("co-citation 82.9"), before a piece printed inside one of
+    the ``numeric`` columns (a column of numbers under its header) more than a word space
+    after the piece before it, or between the words of
+    a piece that has one word per column it covers ("CLS USR CITE REC", word positions
+    estimated from their lengths); other multi-column text is a spanning header and stays
+    whole.
     """
 
     def column_at(x: float) -> int:
@@ -152,6 +178,7 @@ def _spread(line: ScanLine, columns: list[list[float]]) -> list[ScanLine]:
     if sum(1 for c in columns if c[0] < line.bbox[2] and line.bbox[0] < c[1]) < 2:
         return [line]
     atoms: list[tuple[float, float, str, bool]] = []  # x0, x1, text, cut before it
+    previous_end = line.bbox[0]
     for x0, x1, text in line.pieces:
         tokens = text.split()
         per_char = (x1 - x0) / max(len(text), 1)
@@ -170,7 +197,11 @@ def _spread(line: ScanLine, columns: list[list[float]]) -> list[ScanLine]:
         if len(tokens) >= 2 and homes == covered and len(covered) == len(tokens):
             atoms += [(a, b, t, True) for a, b, t in spots]
         else:
-            atoms.append((x0, x1, text, bool(NUMBER_START.match(text))))
+            inside = covered[0] if len(covered) == 1 else None
+            apart = x0 - previous_end >= _COLUMN_GAP * line.size
+            header = inside in numeric and apart
+            atoms.append((x0, x1, text, bool(NUMBER_START.match(text)) or header))
+        previous_end = x1
     parts: list[list[tuple[float, float, str, bool]]] = []
     for atom in atoms:
         if parts and not (

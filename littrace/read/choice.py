@@ -31,6 +31,7 @@ Example:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from littrace.corpus.model import PaperObject
@@ -71,6 +72,7 @@ __all__ = [
     "aligned_choice",
     "reference_choice",
     "sentence_choice",
+    "table_contenders",
     "table_units",
 ]
 
@@ -150,8 +152,20 @@ def _winner(support: dict[str, float], margin: float = _MARGIN) -> str | None:
     return ranked[0][0]
 
 
-def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
-    """The option whose numbers sit in the cells that best say what the question asks."""
+def contenders(support: dict[str, float], margin: float = _MARGIN) -> list[str]:
+    """The labels within ``margin`` of the best support: what is left to decide between
+    when no option wins clearly (every label when none has support)."""
+    best = max(support.values(), default=0.0)
+    if best <= 0:
+        return list(support)
+    return [label for label, value in support.items() if best - value < margin * best]
+
+
+def value_support(
+    question: Question, tables: list[TableUnits]
+) -> tuple[dict[str, float], dict[str, list[tuple[Alignment, TableUnits]]]] | None:
+    """Each option's support from the cells that print its numbers (see the module doc),
+    and those cells; None unless every option prints a number."""
     options = question.multiple_choice_options or []
     printed = {o.label: [n.text for n in numbers(o.text)] for o in options}
     if not options or not all(printed.values()):
@@ -177,6 +191,15 @@ def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
             support[option.label] = support.get(option.label, 0.0) + (best[0] if best else 0.0)
         support[option.label] = round(support[option.label] / len(printed[option.label]), 4)
         best_cells[option.label] = found
+    return support, best_cells
+
+
+def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
+    """The option whose numbers sit in the cells that best say what the question asks."""
+    found = value_support(question, tables)
+    if found is None:
+        return None
+    support, best_cells = found
     label = _winner(support)
     if label is None:
         return None
@@ -323,13 +346,17 @@ def _prints(sentence: str, option: str) -> bool:
     return contains_phrase(sentence, option)
 
 
-def sentence_choice(question: Question, data: SynthesisInput) -> Choice | None:
-    """The option printed in the sentence window that names most of the question."""
-    options = question.multiple_choice_options or []
+def sentence_choice(
+    question: Question, data: SynthesisInput, among: Sequence[str] | None = None
+) -> Choice | None:
+    """The option (of the labels ``among``, default all) printed in the sentence window that
+    names most of the question."""
+    every = question.multiple_choice_options or []
+    options = [o for o in every if among is None or o.label in among]
     windows = _windows(data)
     if not options or not windows:
         return None
-    told = frozenset(t for o in options for t in terms(o.text))
+    told = frozenset(t for o in every for t in terms(o.text))
     asked = [t for t in dict.fromkeys(terms(question.question)) if t not in told]
     frequency = {t: sum(t in w.own for w in windows) for t in asked}
     weight = {t: math.log((len(windows) + 1) / (frequency[t] + 0.5)) for t in asked}
@@ -353,6 +380,15 @@ def sentence_choice(question: Question, data: SynthesisInput) -> Choice | None:
     window = grounds[label]
     fact = Fact(window.paper_id, window.chunk_id, window.text, None, "", "", "sentence")
     return Choice(label, support, f"sentence: {window.text[:120]}", [fact])
+
+
+def table_contenders(question: Question, data: SynthesisInput) -> list[str]:
+    """The option labels the selected papers' table cells leave in contention: those whose
+    cells align nearly as well as the best one's (every label when no cell prints them)."""
+    found = value_support(question, table_units(question, data))
+    return (
+        contenders(found[0]) if found else [o.label for o in question.multiple_choice_options or []]
+    )
 
 
 def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:

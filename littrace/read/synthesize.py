@@ -18,7 +18,9 @@ in the localized sentences) and answers:
 * **multiple choice**: the option aligned with table cells or bibliography entries
   (:mod:`littrace.read.choice`), else the factor a located equation prints before a symbol
   the question names, else the object id the localizer found, else the option equal to the
-  computed value (numbers compared numerically at the option's printed precision), else the
+  computed value (numbers compared numerically at the option's printed precision); failing
+  those, among the options whose table cells align nearly as well as the best one's
+  (:func:`littrace.read.choice.table_contenders`; all options when no cell prints them): the
   option printed in the sentence window naming most of the question's rarer terms
   (:func:`littrace.read.choice.sentence_choice`), else the option best supported by the
   evidence: present in a passage, weighted by how much of the question the passage covers;
@@ -39,6 +41,7 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +50,7 @@ import numpy as np
 from littrace.corpus.model import PaperObject
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.charts import chart_answer
-from littrace.read.choice import aligned_choice, sentence_choice
+from littrace.read.choice import aligned_choice, sentence_choice, table_contenders
 from littrace.read.compute import asks_difference, difference
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
@@ -293,14 +296,19 @@ def semantic_support(
 
 
 def supported_option(
-    question: Question, data: SynthesisInput
+    question: Question, data: SynthesisInput, among: Sequence[str] | None = None
 ) -> tuple[str, dict[str, float], dict[str, float]]:
-    """The best-supported option label, its lexical support and, when lexical support ties,
-    the tied options' semantic support (ties left after both go to the earlier label)."""
+    """The best-supported option label (of the labels ``among``, default all), its lexical
+    support and, when lexical support ties, the tied options' semantic support (ties left
+    after both go to the earlier label)."""
     passages = _passages(data)
     support = option_support(question, passages)
-    order = [option.label for option in question.multiple_choice_options or []]
-    best = max(support.values())
+    order = [
+        option.label
+        for option in question.multiple_choice_options or []
+        if among is None or option.label in among
+    ]
+    best = max(support[label] for label in order)
     tied = [label for label in order if support[label] == best]
     semantic = semantic_support(question, passages, data.encoder, tied) if len(tied) > 1 else {}
     chosen = max(tied, key=lambda label: (semantic.get(label, 0.0), -order.index(label)))
@@ -407,12 +415,15 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             chosen = _match_option(question, value)
             how = "computed value" if chosen else how
         step: dict[str, Any] = {"step": "multiple_choice"}
-        windowed = sentence_choice(question, data) if chosen is None else None
+        among = table_contenders(question, data) if chosen is None else None
+        if among is not None and len(among) < len(question.multiple_choice_options):
+            step["table_contenders"] = among
+        windowed = sentence_choice(question, data, among) if chosen is None else None
         if windowed is not None:
             chosen, how, step["support"] = windowed.label, windowed.how, windowed.support
             facts.extend(windowed.facts)
         if chosen is None:
-            chosen, step["support"], semantic = supported_option(question, data)
+            chosen, step["support"], semantic = supported_option(question, data, among)
             how = "evidence support"
             if semantic:
                 step["semantic_support"] = semantic

@@ -79,9 +79,7 @@ def label_column_count(grid: Grid) -> int:
     width = _width(grid)
     count = 0
     for j in range(width):
-        body = [_cell(grid, i, j) for i in range(1, len(grid))]
-        filled = [text for text in body if text]
-        if filled and sum(_is_number(t) for t in filled) / len(filled) >= 0.5:
+        if _mostly_numbers(_cell(grid, i, j) for i in range(1, len(grid))):
             break
         count += 1
     return max(1, min(count, width - 1))
@@ -89,13 +87,26 @@ def label_column_count(grid: Grid) -> int:
 
 def header_row_count(grid: Grid, labels: int) -> int:
     """How many leading rows are headers: rows before the first one whose value cells are
-    mostly numbers (at least one header row, never all rows)."""
+    mostly numbers (at least one header row, never all rows).
+
+    Where some columns hold numbers and others text ("8.1M | full text | yes"), only the
+    columns of numbers say where the body starts.
+    """
     width = _width(grid)
+    value_columns = [
+        j
+        for j in range(labels, width)
+        if _mostly_numbers([_cell(grid, i, j) for i in range(1, len(grid))])
+    ] or list(range(labels, width))
     for i in range(1, len(grid)):
-        filled = [text for j in range(labels, width) if (text := _cell(grid, i, j))]
-        if filled and sum(_is_number(t) for t in filled) / len(filled) >= 0.5:
+        if _mostly_numbers([_cell(grid, i, j) for j in value_columns]):
             return i
     return 1 if len(grid) > 1 else 0
+
+
+def _mostly_numbers(texts: Iterable[str]) -> bool:
+    filled = [text for text in texts if text]
+    return bool(filled) and sum(_is_number(t) for t in filled) / len(filled) >= 0.5
 
 
 @dataclass(frozen=True)

@@ -371,6 +371,25 @@ def test_specter_paper() -> None:
     )
 
 
+def test_a_header_line_over_columns_of_numbers_is_cut_at_the_columns() -> None:
+    # PyMuPDF gives each of these header rows as one line; its words sit over the columns.
+    multi_lexsum = objects_in("2206.10883v3.pdf")["Table 3"]
+    assert multi_lexsum.cells[1][:7] == (
+        "Models",
+        "R-1f1",
+        "R-2f1",
+        "R-Lf1",
+        "BSf1",
+        "Words",
+        "R-1f1",
+    )
+    bge = objects_in("bge_m3.pdf")["Table 3"]
+    assert bge.cells[1][2:5] == ("BM25", "mDPR", "mContriever")
+    # Words of one prose cell stay together however their spans fall.
+    longeval = objects_in("2023.eacl-main.121.pdf")["Table 11"]
+    assert longeval.cells[2][0].endswith("It’s okay to use a")
+
+
 def test_longeval_paper_algorithm_and_counts() -> None:
     objects = objects_in("2023.eacl-main.121.pdf")
     assert kinds(objects) == {"table": 11, "figure": 9, "algorithm": 1}

@@ -46,6 +46,22 @@ def test_no_clear_winner_is_left_to_other_evidence() -> None:
     assert choose("Which value appears for ChemProt?", CHEMPROT) is None
 
 
+def test_without_a_clear_winner_the_cells_still_narrow_the_contenders() -> None:
+    from littrace.read.choice import table_contenders
+
+    paper = context(cells=SCIBERT, method="LongEval")
+    # "frozen" rules out both finetuned cells; nothing decides between the models.
+    record = ask("What is the frozen score on ChemProt?", CHEMPROT, freeform=False)
+    data = SynthesisInput(record, Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
+    assert aligned_choice(record, data) is None
+    assert table_contenders(record, data) == ["B", "C"]
+    assert run(record, [paper])["multiple_choice"]["gold"] in ("B", "C")
+    # Options no cell prints leave every option in contention.
+    absent = ask("What is the frozen score on ChemProt?", ["1.5", "2.5", "3.5", "4.5"], False)
+    data = SynthesisInput(absent, Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
+    assert table_contenders(absent, data) == ["A", "B", "C", "D"]
+
+
 def test_an_extreme_question_reads_the_named_column_of_the_options_rows() -> None:
     options = ["BC5CDR", "JNLPBA", "NCBI-disease", "ChemProt"]
     best = choose("On which dataset does the frozen BERT-Base score highest?", options)

@@ -47,6 +47,28 @@ def test_headers_span_and_labels_fill_from_the_nearest_printed_label() -> None:
     assert all(c.row_path[-1] != "DEP" for c in table_cells(SCIBERT))
 
 
+def test_columns_of_numbers_say_where_the_body_starts_beside_columns_of_text() -> None:
+    # S2ORC's Table 1: wrapped header lines, and most value columns hold text.
+    grid = (
+        ("", "", "", "References to", "", ""),
+        ("", "Papers w/", "Citation", "", "Linked to", "Academic"),
+        ("Corpus", "", "", "tables / figures /", "", ""),
+        ("", "body text", "contexts", "", "graph", "disciplines"),
+        ("", "", "", "equations", "", ""),
+        ("S2ORC (PDF-parse)", "8.1M", "full text", "yes", "S2ORC (full)", "multi"),
+        ("S2ORC (LATEX-parse)", "1.5M", "full text", "yes", "S2ORC (full)", "physics, math, CS"),
+        ("PubMed Central (OA)", "2.6M", "full text", "yes", "PubMed", "bio, med"),
+        ("AAN (Radev et al., 2009)", "25k", "full text", "no", "ACL Anthology", "comp ling"),
+    )
+    assert header_row_count(grid, label_column_count(grid)) == 5
+    first = table_cells(grid)[0]
+    assert (first.row_path, first.column_path, first.text) == (
+        ("S2ORC (PDF-parse)",),
+        ("Papers w/", "body text"),
+        "8.1M",
+    )
+
+
 def test_a_question_aligns_with_the_cell_its_row_and_column_paths_name() -> None:
     assert best("What does BERT-Base obtain on ChemProt when frozen?")[2] == "68.21"
     # Hyphen and stem variants: "BERT base", "finetuned".
