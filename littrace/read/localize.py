@@ -10,7 +10,9 @@ For every selected paper it scores typed candidates against the question:
 * citing sentences and bibliography entries (``citation_context`` located at the page of
   the entry in the bibliography, with the reference number as bare digits), entries scoring
   extra when the question is about a reference itself ("reference [11]", "reference number").
-  Among several selected papers, what ties them together is a citation: an entry of one
+  An entry comes with the sentence citing it (a ``text_span`` on that page), as
+  LitTraceQA's gold evidences a citation. Among several selected papers, what ties them
+  together is a citation: an entry of one
   that cites another selected paper, or a work that two of them cite. Those entries and
   their citing sentences score extra, and a paper that only is cited is read for its
   content: the question's "reference [11]" is not about its bibliography.
@@ -38,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from littrace.config import ReadSettings
-from littrace.corpus.model import PaperObject
+from littrace.corpus.model import Citation, PaperObject
 from littrace.evaluate.official import evidence_key
 from littrace.index.citations import compact_title, reference_key, resolve_references
 from littrace.llm.schemas import Plan
@@ -173,6 +175,14 @@ class CitationTies:
         return cls({p: frozenset(labels) for p, labels in linking.items()}, frozenset(cited))
 
 
+def _citing_span(citation: Citation, score: float) -> EvidenceItem:
+    """The sentence citing an entry, as the text span evidenced beside it."""
+    locator: dict[str, Any] = {"page": citation.page}
+    if citation.section:
+        locator["section"] = citation.section
+    return EvidenceItem(citation.paper_id, "text_span", locator, score, text=citation.sentence)
+
+
 def paper_candidates(
     question: Question,
     plan: Plan,
@@ -249,6 +259,13 @@ def paper_candidates(
 
     entries = {ref.label: ref for ref in context.references}
     ids = citation_ids(context.references)
+    # Each label's best citing sentence: where an entry is cited, evidence beside the entry.
+    citing: dict[str, tuple[float, Citation]] = {}
+    for citation in context.citations:
+        score = query.score(citation.sentence)
+        for label in citation.labels:
+            if label not in citing or score > citing[label][0]:
+                citing[label] = (score, citation)
     for citation in context.citations:
         for label in citation.labels:
             entry = entries.get(label)
@@ -268,6 +285,7 @@ def paper_candidates(
                 context.paper_id, "citation_context", locator, query.score(text), text=text
             )
             item.bbox = [float(x) for x in citation.bbox] if citation.bbox else None
+            item.companion = _citing_span(citation, item.score)
             if label in linking:
                 item.score += LINK_BONUS
                 item.reasons.append("cites what ties the selected papers together")
@@ -290,6 +308,8 @@ def paper_candidates(
         if ref.label in linking:
             item.score += LINK_BONUS
             item.reasons.append("an entry that ties the selected papers together")
+        if ref.label in citing:
+            item.companion = _citing_span(citing[ref.label][1], item.score)
         add(item, ref.raw, "citation")
 
     items.sort(key=lambda item: -item.score)
@@ -323,6 +343,8 @@ def localize(
                 break
         if kept:
             firsts.append(kept[0])
+            if kept[0].companion is not None:
+                firsts.append(kept[0].companion)
             seconds.extend(kept[1:])
     # Closure first: each paper's best item goes in before any paper's second one.
     ranked = firsts + sorted(seconds, key=lambda item: -item.score)

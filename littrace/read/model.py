@@ -90,6 +90,8 @@ class EvidenceItem:
     bbox: list[float] | None = None
     text: str = ""
     reasons: list[str] = field(default_factory=list)
+    # What is cited is evidenced together with where it is cited: the citing sentence.
+    companion: EvidenceItem | None = None
 
     def submission(self) -> dict[str, Any]:
         """The item as a submission ``evidence`` entry."""

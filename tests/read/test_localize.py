@@ -93,3 +93,13 @@ def test_the_citation_that_ties_two_papers_is_evidence_in_the_citing_one_only() 
     # The cited paper's evidence is its content, not its own bibliography's entry [30].
     assert firsts["pB"]["source_type"] == "text_span"
     assert firsts["pB"]["locator"] == {"page": 2, "section": "4.1 Setup"}
+
+
+def test_a_cited_entry_comes_with_the_sentence_citing_it() -> None:
+    # LitTraceQA's gold evidences a citation twice: its entry and the citing sentence's page.
+    q = question("Which work does the SparseSieve paper cite for negative sampling?")
+    items = localize(q, PLAN, ["p1"], {"p1": context()}, ReadSettings())
+    assert [(item.source_type, item.locator) for item in items] == [
+        ("citation_context", {"page": 6, "citation_id": "7", "section": "References"}),
+        ("text_span", {"page": 2, "section": "2 Related Work"}),
+    ]
