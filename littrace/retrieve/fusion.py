@@ -65,18 +65,23 @@ def rrf(
     return [(item, scores[item]) for item in order]
 
 
-def round_robin(rankings: Sequence[Sequence[str]]) -> list[str]:
+def round_robin(rankings: Sequence[Sequence[str]], limit: int | None = None) -> list[str]:
     """Merge ``rankings`` by rank: every list's first unseen item before any list's second.
 
     In each round every list (in the given order) gives its first item not taken yet, so a
     list whose head another list already gave still contributes a new item in that round
-    (Lit3R §2.1.3: "each seed paper's first unseen neighbor"). Each id appears once.
+    (Lit3R §2.1.3: "each seed paper's first unseen neighbor"). Each id appears once. With
+    ``limit`` the merge stops after that many items, within a round if need be.
     """
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be at least 0, got {limit}")
     merged: dict[str, None] = {}
     cursors = [0] * len(rankings)
     while True:
         took = False
         for index, ranking in enumerate(rankings):
+            if limit is not None and len(merged) >= limit:
+                return list(merged)
             position = cursors[index]
             while position < len(ranking) and ranking[position] in merged:
                 position += 1

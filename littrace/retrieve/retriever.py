@@ -33,6 +33,7 @@ from littrace.llm.client import CallRecord, LlmClient
 from littrace.llm.schemas import Plan
 from littrace.relate.expand import ab_fusion, build_signals, expand
 from littrace.retrieve.decompose import decompose, normalise
+from littrace.retrieve.fusion import round_robin
 from littrace.retrieve.hybrid import HybridResult, HybridSearcher
 from littrace.retrieve.plan import name_pattern, plan_question
 from littrace.retrieve.pool import SharedPool
@@ -315,13 +316,7 @@ def select_candidates(
         [paper for paper in ranked if _mentions(paper, [group.name, *group.anchors], resources)]
         for group in groups
     ]
-    selected: list[str] = []
-    for depth in range(max((len(r) for r in group_rankings), default=0)):
-        if len(selected) >= plan.desired_papers:
-            break
-        for ranking in group_rankings:
-            if depth < len(ranking) and ranking[depth] not in selected:
-                selected.append(ranking[depth])
+    selected = round_robin(group_rankings, limit=plan.desired_papers)
     return (selected + [paper for paper in ranked if paper not in selected])[:top_n]
 
 

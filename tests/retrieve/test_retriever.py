@@ -12,7 +12,14 @@ import pytest
 
 from littrace.config import Settings
 from littrace.llm.client import LlmClient
-from littrace.retrieve.retriever import RetrievalResources, RetrievalResult, retrieve
+from littrace.llm.schemas import Plan, TargetGroup
+from littrace.retrieve.retriever import (
+    RetrievalResources,
+    RetrievalResult,
+    retrieve,
+    select_candidates,
+)
+from littrace.retrieve.plan import name_pattern
 from littrace.retrieve.run import apply_overrides
 from littrace.schema import Question, read_jsonl
 from tests.retrieve.conftest import Indexed, Scripted
@@ -222,3 +229,40 @@ def test_an_llm_round_that_proposes_nothing_new_ends_retrieval(
 
     assert [r["round"] for r in trace["rounds"]] == [1, 2]
     assert trace["rounds"][1]["subqueries"] == [] and trace["stop_reason"] == "no_new_subquery"
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def test_target_aware_selection_takes_no_more_group_papers_than_the_plan_wants(
+    indexed: Indexed, resources: RetrievalResources
+) -> None:
+    # Three answer targets, each the method of one paper, but the plan wants two papers: the
+    # groups' best papers fill two places and relevance order takes over from the third.
+    method = {paper: record.title.split(":")[0] for paper, record in resources.papers.items()}
+
+    def names_of(paper: str) -> set[str]:
+        text = resources.paper_text(paper)
+        return {name for name in method.values() if name_pattern(name).search(text)}
+
+    # Papers that name no other paper's method, so each group's best paper is its own.
+    targets = [paper for paper in sorted(method) if names_of(paper) == {method[paper]}][:3]
+    names = [method[paper] for paper in targets]
+    assert len(targets) == 3
+    plan = Plan(
+        desired_papers=2,
+        target_groups=[
+            TargetGroup(name=name, role="answer_target", query=name, anchors=[name])
+            for name in names
+        ],
+    )
+    others = [
+        paper
+        for paper in sorted(resources.papers)
+        if not names_of(paper) & set(names)
+    ]
+    fused = others + targets
+    candidates = select_candidates(fused, plan, resources, indexed.settings)
+
+    assert candidates[:2] == targets[:2]
+    assert candidates[2:] == others + targets[2:]
