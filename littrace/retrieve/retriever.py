@@ -2,8 +2,10 @@
 retrieval, Ranking A, paper-to-paper expansion (Ranking B), A/B fusion and TRACE's
 target-aware selection, with everything recorded in a trace.
 
-Per round (Lit3R §2.1.2): decompose → for every subquery: hybrid search with PRF → chunk
-reranking → the shared pool; then evidence verification on the pool's top papers. Retrieval
+Per round (Lit3R §2.1.2): decompose → hybrid search with PRF (the round's subqueries in
+one batch: :meth:`~littrace.retrieve.hybrid.HybridSearcher.search_with_prf_many`) → for every
+subquery: chunk reranking → the shared pool; then evidence verification on the pool's top
+papers. Retrieval
 stops when the evidence is sufficient, when decomposition returns no new subquery, or after
 ``retrieve.max_rounds``. Ranking A is the pool's papers by their best chunk; the seeds of
 Ranking B (§2.1.3) are Ranking A's top ``relate.seed_top_a`` papers and the verified papers.
@@ -34,9 +36,10 @@ from littrace.llm.schemas import Plan
 from littrace.relate.expand import ab_fusion, build_signals, expand
 from littrace.retrieve.decompose import decompose, normalise
 from littrace.retrieve.fusion import round_robin
-from littrace.retrieve.hybrid import HybridResult, HybridSearcher
+from littrace.retrieve.hybrid import HybridResult, HybridSearcher, PrfResult
 from littrace.retrieve.plan import name_pattern, plan_question
 from littrace.retrieve.pool import SharedPool
+from littrace.retrieve.queryvectors import CachedQueryEncoder
 from littrace.retrieve.rerank import Reranker, load_reranker, rerank_chunks
 from littrace.retrieve.verify import Lookup, verify
 from littrace.schema import Question
@@ -59,7 +62,8 @@ class RetrievalResources:
         cls, indexes: IndexArtifacts, corpus: Artifact, settings: Settings
     ) -> RetrievalResources:
         """Open the index artifacts built from ``corpus`` and load its paper and chunk tables."""
-        encoder = load_encoder(settings.index.encoder)
+        # The reranker asks for the subquery vectors the dense search has just computed.
+        encoder = CachedQueryEncoder(load_encoder(settings.index.encoder))
         chunks = {c.chunk_id: c for c in table_to_records(corpus.table("chunks"), Chunk)}
         hybrid = HybridSearcher.from_dirs(
             indexes.path("bm25-chunks") / BM25_DIR,
@@ -193,8 +197,11 @@ def retrieve(
         if round_number == 1 and config.include_question and not asked:
             queries.insert(0, question.question)
         issued.extend(queries)
-        for subquery in queries:
-            round_trace["searches"].append(_search(subquery, resources, settings, pool))
+        searched = time.perf_counter()
+        found = resources.hybrid.search_with_prf_many(queries, resources.paper_text)
+        round_trace["search_seconds"] = round(time.perf_counter() - searched, 3)
+        for subquery, result in zip(queries, found, strict=True):
+            round_trace["searches"].append(_rerank(subquery, result, resources, settings, pool))
         verdict = verify(question, plan, pool, config.verify, resources.client, lookup)
         verification = verdict.verification
         verified.extend(p for p in verification.evidence_papers if p not in verified)
@@ -251,12 +258,15 @@ def retrieve(
     )
 
 
-def _search(
-    subquery: str, resources: RetrievalResources, settings: Settings, pool: SharedPool
+def _rerank(
+    subquery: str,
+    found: PrfResult,
+    resources: RetrievalResources,
+    settings: Settings,
+    pool: SharedPool,
 ) -> dict[str, Any]:
-    """One subquery: hybrid search with PRF, reranking of the fused chunks, into the pool."""
+    """One subquery's search result: its fused chunks reranked, into the pool."""
     started = time.perf_counter()
-    found = resources.hybrid.search_with_prf(subquery, resources.paper_text)
     ranked = [(chunk_id, resources.chunk_text(chunk_id) or "") for chunk_id in found.chunks]
     reranked = rerank_chunks(subquery, ranked, resources.reranker, settings.retrieve.rerank)
     pool.add(reranked, resources.chunk_text)

@@ -6,23 +6,26 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from littrace.config import Settings
 from littrace.llm.client import LlmClient
 from littrace.llm.schemas import Plan, TargetGroup
+from littrace.retrieve.hybrid import HybridSearcher
+from littrace.retrieve.plan import name_pattern
+from littrace.retrieve.queryvectors import CachedQueryEncoder
+from littrace.retrieve.rerank import EmbeddingReranker
 from littrace.retrieve.retriever import (
     RetrievalResources,
     RetrievalResult,
     retrieve,
     select_candidates,
 )
-from littrace.retrieve.plan import name_pattern
 from littrace.retrieve.run import apply_overrides
 from littrace.schema import Question, read_jsonl
-from tests.retrieve.conftest import Indexed, Scripted
+from tests.retrieve.conftest import CountingEncoder, Indexed, Scripted
 
 
 @pytest.fixture(scope="module")
@@ -256,13 +259,39 @@ def test_target_aware_selection_takes_no_more_group_papers_than_the_plan_wants(
             for name in names
         ],
     )
-    others = [
-        paper
-        for paper in sorted(resources.papers)
-        if not names_of(paper) & set(names)
-    ]
+    others = [paper for paper in sorted(resources.papers) if not names_of(paper) & set(names)]
     fused = others + targets
     candidates = select_candidates(fused, plan, resources, indexed.settings)
 
     assert candidates[:2] == targets[:2]
     assert candidates[2:] == others + targets[2:]
+
+
+# --------------------------------------------------------------------------- batching
+
+
+def test_each_round_encodes_its_subqueries_in_one_call_and_reranks_without_encoding(
+    indexed: Indexed, resources: RetrievalResources
+) -> None:
+    real = resources.hybrid.encoder
+    counting = CountingEncoder(real)
+    encoder = CachedQueryEncoder(counting)
+    hybrid = resources.hybrid
+    counted = replace(
+        resources,
+        hybrid=HybridSearcher(
+            hybrid.chunk_bm25, hybrid.paper_bm25, hybrid.dense, encoder, hybrid.settings,
+            hybrid.paper_of,
+        ),
+        reranker=EmbeddingReranker(encoder, cast(EmbeddingReranker, resources.reranker).stored),
+    )  # fmt: skip
+    trace = retrieve(ABSENT, counted, indexed.settings).trace
+    rounds = [r for r in trace["rounds"] if r["searches"]]
+
+    # Per round: the subqueries in one call, their PRF expansions in another; the reranker
+    # takes the subqueries' vectors from the first.
+    assert len(counting.calls) == 2 * len(rounds)
+    for number, round_trace in enumerate(rounds):
+        subqueries, expansions = counting.calls[2 * number : 2 * number + 2]
+        assert subqueries == searched(round_trace)
+        assert expansions == [search["prf_query"] for search in round_trace["searches"]]
