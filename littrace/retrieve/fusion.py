@@ -49,19 +49,22 @@ def rrf(
         raise ValueError(f"{len(weights)} weights for {len(rankings)} rankings")
     if k < 0:
         raise ValueError(f"k must be at least 0, got {k}")
-    scores: dict[str, float] = {}
+    scores: dict[str, float] = {}  # insertion order = first appearance
     best_rank: dict[str, int] = {}
-    first_seen: dict[str, int] = {}  # insertion order = (ranking, position) order
     for ranking, weight in zip(rankings, weights, strict=True):
         seen: set[str] = set()
         for rank, item in enumerate(ranking[:depth], start=1):
             if item in seen:
                 continue
             seen.add(item)
-            scores[item] = scores.get(item, 0.0) + weight / (k + rank)
-            best_rank[item] = min(rank, best_rank.get(item, rank))
-            first_seen.setdefault(item, len(first_seen))
-    order = sorted(scores, key=lambda item: (-scores[item], best_rank[item], first_seen[item]))
+            if item in scores:
+                scores[item] += weight / (k + rank)
+                best_rank[item] = min(rank, best_rank[item])
+            else:
+                scores[item] = weight / (k + rank)
+                best_rank[item] = rank
+    # The sort is stable over first-appearance order, which settles what rank leaves tied.
+    order = sorted(scores, key=lambda item: (-scores[item], best_rank[item]))
     return [(item, scores[item]) for item in order]
 
 

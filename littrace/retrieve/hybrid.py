@@ -92,12 +92,17 @@ def fused_chunks(
     Chunks whose paper is not in ``papers`` are left out.
     """
     paper_rank = {paper: rank for rank, paper in enumerate(papers)}
-    best: dict[str, int] = {}
+    best: dict[str, tuple[int, int]] = {}  # chunk -> (its paper's rank, its best rank)
     for ranking in chunk_rankings:
         for rank, chunk_id in enumerate(ranking):
-            if paper_of(chunk_id) in paper_rank:
-                best[chunk_id] = min(rank, best.get(chunk_id, rank))
-    return sorted(best, key=lambda c: (paper_rank[paper_of(c)], best[c], c))
+            held = best.get(chunk_id)
+            if held is None:
+                paper = paper_rank.get(paper_of(chunk_id))
+                if paper is not None:
+                    best[chunk_id] = (paper, rank)
+            elif rank < held[1]:
+                best[chunk_id] = (held[0], rank)
+    return [chunk_id for _, _, chunk_id in sorted((*ranks, c) for c, ranks in best.items())]
 
 
 class HybridSearcher:

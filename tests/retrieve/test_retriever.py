@@ -13,6 +13,7 @@ import pytest
 from littrace.config import Settings
 from littrace.llm.client import LlmClient
 from littrace.llm.schemas import Plan, TargetGroup
+from littrace.relate.expand import build_signals
 from littrace.retrieve.hybrid import HybridSearcher
 from littrace.retrieve.plan import name_pattern
 from littrace.retrieve.queryvectors import CachedQueryEncoder
@@ -295,3 +296,20 @@ def test_each_round_encodes_its_subqueries_in_one_call_and_reranks_without_encod
         subqueries, expansions = counting.calls[2 * number : 2 * number + 2]
         assert subqueries == searched(round_trace)
         assert expansions == [search["prf_query"] for search in round_trace["searches"]]
+
+
+def test_expansion_neighbours_are_remembered_per_seed_and_equal_fresh_ones(
+    indexed: Indexed, resources: RetrievalResources
+) -> None:
+    relate = apply_overrides(indexed.settings, {"relate.neighbors_per_seed": 7}).relate
+    signals = resources.signals(relate)
+    fresh = build_signals(relate, resources.paper_vectors, resources.coupling, resources.paper_bm25)
+
+    assert resources.signals(relate) is signals
+    assert set(signals) == set(fresh) == {"embedding", "coupling", "bm25"}
+    for name, signal in signals.items():
+        for seed in sorted(resources.papers):
+            assert signal(seed) == fresh[name](seed)
+            assert signal(seed) is signal(seed)  # the list computed the first time
+    # Other settings give other neighbours: they are not served from this cache.
+    assert len(resources.signals(indexed.settings.relate)["embedding"](seed)) > 7
