@@ -5,10 +5,10 @@ target-aware selection, with everything recorded in a trace.
 Per round (Lit3R §2.1.2): decompose → hybrid search with PRF (the round's subqueries in
 one batch: :meth:`~littrace.retrieve.hybrid.HybridSearcher.search_with_prf_many`) → for every
 subquery: chunk reranking → the shared pool; then evidence verification on the pool's top
-papers. Retrieval
-stops when the evidence is sufficient, when decomposition returns no new subquery, or after
-``retrieve.max_rounds``. Ranking A is the pool's papers by their best chunk; the seeds of
-Ranking B (§2.1.3) are Ranking A's top ``relate.seed_top_a`` papers and the verified papers.
+papers. Retrieval stops when the evidence is sufficient, when decomposition returns no new
+subquery, or after ``retrieve.max_rounds``. Ranking A is the pool's papers by their best
+chunk; the seeds of Ranking B (§2.1.3) are Ranking A's top ``relate.seed_top_a`` papers and
+the verified papers.
 
 Example:
     >>> resources = RetrievalResources.open(indexes, corpus, settings)  # doctest: +SKIP
