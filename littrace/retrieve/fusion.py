@@ -49,34 +49,42 @@ def rrf(
         raise ValueError(f"{len(weights)} weights for {len(rankings)} rankings")
     if k < 0:
         raise ValueError(f"k must be at least 0, got {k}")
-    scores: dict[str, float] = {}
+    scores: dict[str, float] = {}  # insertion order = first appearance
     best_rank: dict[str, int] = {}
-    first_seen: dict[str, int] = {}  # insertion order = (ranking, position) order
     for ranking, weight in zip(rankings, weights, strict=True):
         seen: set[str] = set()
         for rank, item in enumerate(ranking[:depth], start=1):
             if item in seen:
                 continue
             seen.add(item)
-            scores[item] = scores.get(item, 0.0) + weight / (k + rank)
-            best_rank[item] = min(rank, best_rank.get(item, rank))
-            first_seen.setdefault(item, len(first_seen))
-    order = sorted(scores, key=lambda item: (-scores[item], best_rank[item], first_seen[item]))
+            if item in scores:
+                scores[item] += weight / (k + rank)
+                best_rank[item] = min(rank, best_rank[item])
+            else:
+                scores[item] = weight / (k + rank)
+                best_rank[item] = rank
+    # The sort is stable over first-appearance order, which settles what rank leaves tied.
+    order = sorted(scores, key=lambda item: (-scores[item], best_rank[item]))
     return [(item, scores[item]) for item in order]
 
 
-def round_robin(rankings: Sequence[Sequence[str]]) -> list[str]:
+def round_robin(rankings: Sequence[Sequence[str]], limit: int | None = None) -> list[str]:
     """Merge ``rankings`` by rank: every list's first unseen item before any list's second.
 
     In each round every list (in the given order) gives its first item not taken yet, so a
     list whose head another list already gave still contributes a new item in that round
-    (Lit3R §2.1.3: "each seed paper's first unseen neighbor"). Each id appears once.
+    (Lit3R §2.1.3: "each seed paper's first unseen neighbor"). Each id appears once. With
+    ``limit`` the merge stops after that many items, within a round if need be.
     """
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be at least 0, got {limit}")
     merged: dict[str, None] = {}
     cursors = [0] * len(rankings)
     while True:
         took = False
         for index, ranking in enumerate(rankings):
+            if limit is not None and len(merged) >= limit:
+                return list(merged)
             position = cursors[index]
             while position < len(ranking) and ranking[position] in merged:
                 position += 1

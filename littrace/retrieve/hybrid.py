@@ -92,12 +92,17 @@ def fused_chunks(
     Chunks whose paper is not in ``papers`` are left out.
     """
     paper_rank = {paper: rank for rank, paper in enumerate(papers)}
-    best: dict[str, int] = {}
+    best: dict[str, tuple[int, int]] = {}  # chunk -> (its paper's rank, its best rank)
     for ranking in chunk_rankings:
         for rank, chunk_id in enumerate(ranking):
-            if paper_of(chunk_id) in paper_rank:
-                best[chunk_id] = min(rank, best.get(chunk_id, rank))
-    return sorted(best, key=lambda c: (paper_rank[paper_of(c)], best[c], c))
+            held = best.get(chunk_id)
+            if held is None:
+                paper = paper_rank.get(paper_of(chunk_id))
+                if paper is not None:
+                    best[chunk_id] = (paper, rank)
+            elif rank < held[1]:
+                best[chunk_id] = (held[0], rank)
+    return [chunk_id for _, _, chunk_id in sorted((*ranks, c) for c, ranks in best.items())]
 
 
 class HybridSearcher:
@@ -151,13 +156,31 @@ class HybridSearcher:
 
     def search(self, query: str) -> HybridResult:
         """One sweep: per-index hits and paper rankings, their RRF fusion, the chunk ranking."""
+        return self.search_many([query])[0]
+
+    def search_many(self, queries: Sequence[str]) -> list[HybridResult]:
+        """:meth:`search` for each query, batched: one encoder call and one dense search for
+        all of them, and one Lucene batch search per BM25 index."""
+        if not queries:
+            return []
         depth = self.settings.depth
-        dense_hits = self.dense.search(self.encoder.encode_queries([query]), k=depth)[0]
-        hits: dict[str, Ranked] = {
-            "chunk_bm25": [(h.doc_id, h.score) for h in self.chunk_bm25.search(query, k=depth)],
-            "paper_bm25": [(h.doc_id, h.score) for h in self.paper_bm25.search(query, k=depth)],
-            "dense": dense_hits,
-        }
+        dense_hits = self.dense.search(self.encoder.encode_queries(list(queries)), k=depth)
+        chunk_hits = self.chunk_bm25.batch_search(queries, k=depth)
+        paper_hits = self.paper_bm25.batch_search(queries, k=depth)
+        return [
+            self._fuse(
+                query,
+                {
+                    "chunk_bm25": [(h.doc_id, h.score) for h in chunk_hits[position]],
+                    "paper_bm25": [(h.doc_id, h.score) for h in paper_hits[position]],
+                    "dense": dense_hits[position],
+                },
+            )
+            for position, query in enumerate(queries)
+        ]
+
+    def _fuse(self, query: str, hits: dict[str, Ranked]) -> HybridResult:
+        """Paper rankings of one sweep's hits, their RRF fusion and the chunk ranking."""
         groups: Mapping[str, Callable[[str], str]] = {
             "chunk_bm25": self.paper_of,
             "paper_bm25": str,  # already one hit per paper
@@ -186,15 +209,39 @@ class HybridSearcher:
         ``paper_text(paper_id)`` gives a paper's title and abstract; its first ``prf.chars``
         characters are appended unchanged for each of the top ``prf.feedback_papers``.
         """
+        return self.search_with_prf_many([query], paper_text)[0]
+
+    def search_with_prf_many(
+        self, queries: Sequence[str], paper_text: Callable[[str], str]
+    ) -> list[PrfResult]:
+        """:meth:`search_with_prf` for each query, each sweep batched (:meth:`search_many`):
+        the original queries together, then their expansions together."""
         prf = self.settings.prf
-        original = self.search(query)
-        if not prf.enabled or not original.papers:
+        originals = self.search_many(queries)
+        prf_queries = {
+            position: PRF_SEPARATOR.join(
+                [
+                    query,
+                    *(
+                        paper_text(paper)[: prf.chars]
+                        for paper, _ in original.papers[: prf.feedback_papers]
+                    ),
+                ]
+            )
+            for position, (query, original) in enumerate(zip(queries, originals, strict=True))
+            if prf.enabled and original.papers
+        }
+        expanded = dict(zip(prf_queries, self.search_many(list(prf_queries.values())), strict=True))
+        return [
+            self._fuse_prf(original, expanded.get(position))
+            for position, original in enumerate(originals)
+        ]
+
+    def _fuse_prf(self, original: HybridResult, expanded: HybridResult | None) -> PrfResult:
+        """The original sweep fused with its PRF expansion (equal weights by default)."""
+        if expanded is None:
             return PrfResult(original, None, None, original.papers, original.chunks)
-        top = original.papers[: prf.feedback_papers]
-        prf_query = PRF_SEPARATOR.join(
-            [query, *(paper_text(paper)[: prf.chars] for paper, _ in top)]
-        )
-        expanded = self.search(prf_query)
+        prf = self.settings.prf
         weights = [prf.original_weight, prf.expanded_weight]
         papers = rrf(
             [[paper for paper, _ in original.papers], [paper for paper, _ in expanded.papers]],
@@ -205,4 +252,4 @@ class HybridSearcher:
             chunk
             for chunk, _ in rrf([original.chunks, expanded.chunks], self.settings.rrf_k, weights)
         ]
-        return PrfResult(original, expanded, prf_query, papers, chunks)
+        return PrfResult(original, expanded, expanded.query, papers, chunks)

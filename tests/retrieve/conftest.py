@@ -1,20 +1,24 @@
-"""A scripted litellm provider for the LLM backends of the retrieval steps (no network), and
-one synthetic corpus with real indexes shared by the end-to-end retrieval tests."""
+"""A scripted litellm provider for the LLM backends of the retrieval steps (no network), one
+synthetic corpus with real indexes shared by the end-to-end retrieval tests, and an encoder
+that counts its calls."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import litellm
+import numpy as np
 import pytest
 from litellm import CustomLLM
+from numpy.typing import NDArray
 
 from littrace.artifacts import Artifact
 from littrace.config import LlmSettings, Settings, load_settings
 from littrace.corpus.ingest import ingest
+from littrace.index.encoders import Encoder
 from littrace.index.stage import IndexArtifacts, build_indexes
 from littrace.llm.client import LlmClient
 from littrace.synth import SynthCorpus, generate_corpus
@@ -69,3 +73,20 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Indexed:
     settings = load_settings(None, overrides={"runtime.artifact_root": str(root)}, environ={})
     artifact = ingest(corpus.pool, corpus.pdf_dir, settings).artifact
     return Indexed(corpus, settings, artifact, build_indexes(artifact, settings))
+
+
+class CountingEncoder:
+    """A real encoder, recording the texts of each query call."""
+
+    def __init__(self, encoder: Encoder) -> None:
+        self.encoder = encoder
+        self.calls: list[list[str]] = []
+        self.name = encoder.name
+        self.dimension = encoder.dimension
+
+    def encode_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        self.calls.append(list(texts))
+        return self.encoder.encode_queries(texts)
+
+    def encode_documents(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        return self.encoder.encode_documents(texts)

@@ -97,6 +97,19 @@ def test_round_robin_gives_each_list_its_first_unseen_item_per_round() -> None:
     assert round_robin([["a", "b"], ["a", "c"]]) == ["a", "c", "b"]
 
 
+def test_round_robin_never_takes_more_than_its_limit() -> None:
+    rankings = [["a1", "a2"], ["b1", "b2"], ["c1", "c2"]]
+    for limit in range(8):
+        merged = round_robin(rankings, limit=limit)
+        # The limit can fall inside a round: the merge stops there, not at the round's end.
+        assert merged == round_robin(rankings)[:limit]
+
+
+def test_round_robin_rejects_a_negative_limit() -> None:
+    with pytest.raises(ValueError, match="limit"):
+        round_robin([["a"]], limit=-1)
+
+
 def test_round_robin_of_nothing_is_empty() -> None:
     assert round_robin([]) == []
     assert round_robin([[], []]) == []

@@ -15,6 +15,7 @@ from littrace.index.bm25 import build_chunk_index, build_paper_index
 from littrace.index.dense import build_hnsw, chunk_group
 from littrace.index.encoders import load_encoder
 from littrace.retrieve.hybrid import INDEXES, HybridSearcher, fused_chunks
+from tests.retrieve.conftest import CountingEncoder
 
 
 def test_fused_chunks_follow_paper_rank_then_best_index_rank() -> None:
@@ -151,3 +152,33 @@ def test_prf_disabled_returns_the_original_sweep(searcher: HybridSearcher) -> No
 
     assert result.expanded is None and result.prf_query is None
     assert result.papers == result.original.papers
+
+
+QUERIES = [QUERY, "satellite image segmentation", "molecular property prediction", "zzzqx"]
+
+
+def test_queries_searched_together_find_what_each_finds_alone(searcher: HybridSearcher) -> None:
+    counting = CountingEncoder(searcher.encoder)
+    batched = HybridSearcher(
+        searcher.chunk_bm25, searcher.paper_bm25, searcher.dense, counting, searcher.settings
+    )
+
+    together = batched.search_with_prf_many(QUERIES, TITLE_ABSTRACT.__getitem__)
+
+    # One encoder call for the subqueries, one for their expansions; none per query.
+    assert len(counting.calls) == 2
+    assert counting.calls[0] == QUERIES
+    assert counting.calls[1] == [r.prf_query for r in together if r.prf_query is not None]
+    for query, result in zip(QUERIES, together, strict=True):
+        alone = searcher.search_with_prf(query, TITLE_ABSTRACT.__getitem__)
+        assert result.prf_query == alone.prf_query
+        assert [p for p, _ in result.papers] == [p for p, _ in alone.papers]
+        assert result.chunks == alone.chunks
+        for name in ("chunk_bm25", "paper_bm25"):
+            assert result.original.hits[name] == alone.original.hits[name]
+        dense = result.original.hits["dense"]
+        assert [c for c, _ in dense] == [c for c, _ in alone.original.hits["dense"]]
+        assert [s for _, s in dense] == pytest.approx(
+            [s for _, s in alone.original.hits["dense"]], abs=1e-5
+        )
+    assert batched.search_with_prf_many([], TITLE_ABSTRACT.__getitem__) == []

@@ -6,16 +6,27 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from littrace.config import Settings
 from littrace.llm.client import LlmClient
-from littrace.retrieve.retriever import RetrievalResources, RetrievalResult, retrieve
+from littrace.llm.schemas import Plan, TargetGroup
+from littrace.relate.expand import build_signals
+from littrace.retrieve.hybrid import HybridSearcher
+from littrace.retrieve.plan import name_pattern
+from littrace.retrieve.queryvectors import CachedQueryEncoder
+from littrace.retrieve.rerank import EmbeddingReranker
+from littrace.retrieve.retriever import (
+    RetrievalResources,
+    RetrievalResult,
+    retrieve,
+    select_candidates,
+)
 from littrace.retrieve.run import apply_overrides
 from littrace.schema import Question, read_jsonl
-from tests.retrieve.conftest import Indexed, Scripted
+from tests.retrieve.conftest import CountingEncoder, Indexed, Scripted
 
 
 @pytest.fixture(scope="module")
@@ -222,3 +233,83 @@ def test_an_llm_round_that_proposes_nothing_new_ends_retrieval(
 
     assert [r["round"] for r in trace["rounds"]] == [1, 2]
     assert trace["rounds"][1]["subqueries"] == [] and trace["stop_reason"] == "no_new_subquery"
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def test_target_aware_selection_takes_no_more_group_papers_than_the_plan_wants(
+    indexed: Indexed, resources: RetrievalResources
+) -> None:
+    # Three answer targets, each the method of one paper, but the plan wants two papers: the
+    # groups' best papers fill two places and relevance order takes over from the third.
+    method = {paper: record.title.split(":")[0] for paper, record in resources.papers.items()}
+
+    def names_of(paper: str) -> set[str]:
+        text = resources.paper_text(paper)
+        return {name for name in method.values() if name_pattern(name).search(text)}
+
+    # Papers that name no other paper's method, so each group's best paper is its own.
+    targets = [paper for paper in sorted(method) if names_of(paper) == {method[paper]}][:3]
+    names = [method[paper] for paper in targets]
+    assert len(targets) == 3
+    plan = Plan(
+        desired_papers=2,
+        target_groups=[
+            TargetGroup(name=name, role="answer_target", query=name, anchors=[name])
+            for name in names
+        ],
+    )
+    others = [paper for paper in sorted(resources.papers) if not names_of(paper) & set(names)]
+    fused = others + targets
+    candidates = select_candidates(fused, plan, resources, indexed.settings)
+
+    assert candidates[:2] == targets[:2]
+    assert candidates[2:] == others + targets[2:]
+
+
+# --------------------------------------------------------------------------- batching
+
+
+def test_each_round_encodes_its_subqueries_in_one_call_and_reranks_without_encoding(
+    indexed: Indexed, resources: RetrievalResources
+) -> None:
+    real = resources.hybrid.encoder
+    counting = CountingEncoder(real)
+    encoder = CachedQueryEncoder(counting)
+    hybrid = resources.hybrid
+    counted = replace(
+        resources,
+        hybrid=HybridSearcher(
+            hybrid.chunk_bm25, hybrid.paper_bm25, hybrid.dense, encoder, hybrid.settings,
+            hybrid.paper_of,
+        ),
+        reranker=EmbeddingReranker(encoder, cast(EmbeddingReranker, resources.reranker).stored),
+    )  # fmt: skip
+    trace = retrieve(ABSENT, counted, indexed.settings).trace
+    rounds = [r for r in trace["rounds"] if r["searches"]]
+
+    # Per round: the subqueries in one call, their PRF expansions in another; the reranker
+    # takes the subqueries' vectors from the first.
+    assert len(counting.calls) == 2 * len(rounds)
+    for number, round_trace in enumerate(rounds):
+        subqueries, expansions = counting.calls[2 * number : 2 * number + 2]
+        assert subqueries == searched(round_trace)
+        assert expansions == [search["prf_query"] for search in round_trace["searches"]]
+
+
+def test_expansion_neighbours_are_remembered_per_seed_and_equal_fresh_ones(
+    indexed: Indexed, resources: RetrievalResources
+) -> None:
+    relate = apply_overrides(indexed.settings, {"relate.neighbors_per_seed": 7}).relate
+    signals = resources.signals(relate)
+    fresh = build_signals(relate, resources.paper_vectors, resources.coupling, resources.paper_bm25)
+
+    assert resources.signals(relate) is signals
+    assert set(signals) == set(fresh) == {"embedding", "coupling", "bm25"}
+    for name, signal in signals.items():
+        for seed in sorted(resources.papers):
+            assert signal(seed) == fresh[name](seed)
+            assert signal(seed) is signal(seed)  # the list computed the first time
+    # Other settings give other neighbours: they are not served from this cache.
+    assert len(resources.signals(indexed.settings.relate)["embedding"](seed)) > 7

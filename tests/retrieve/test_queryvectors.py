@@ -1,0 +1,56 @@
+"""The query-vector cache around the real MiniLM encoder: same vectors, fewer calls."""
+
+from __future__ import annotations
+
+import littrace  # noqa: F401  (before transformers: the bootstrap keeps the model hub offline)
+
+# isort: split
+
+import numpy as np
+import pytest
+
+from littrace.config import EncoderSettings
+from littrace.index.encoders import Encoder, load_encoder
+from littrace.retrieve.queryvectors import CachedQueryEncoder
+from tests.retrieve.conftest import CountingEncoder
+
+
+@pytest.fixture(scope="module")
+def encoder() -> Encoder:
+    return load_encoder(EncoderSettings())
+
+
+def test_cached_vectors_are_the_encoders_and_each_text_is_encoded_once(encoder: Encoder) -> None:
+    counting = CountingEncoder(encoder)
+    cached = CachedQueryEncoder(counting)
+
+    first = cached.encode_queries(["sparse retrieval", "dense retrieval", "sparse retrieval"])
+    again = cached.encode_queries(["dense retrieval", "graph networks"])
+
+    # Only texts not held are encoded, each once, in one call per request.
+    assert counting.calls == [["sparse retrieval", "dense retrieval"], ["graph networks"]]
+    fresh = encoder.encode_queries(["sparse retrieval", "dense retrieval", "graph networks"])
+    np.testing.assert_allclose(first, fresh[[0, 1, 0]], atol=1e-5)
+    np.testing.assert_array_equal(again[0], first[1])  # the held vector itself
+    np.testing.assert_allclose(again[1], fresh[2], atol=1e-5)
+    np.testing.assert_array_equal(
+        cached.encode_documents(["a text"]), encoder.encode_documents(["a text"])
+    )
+
+
+def test_the_least_recently_used_vector_goes_first(encoder: Encoder) -> None:
+    counting = CountingEncoder(encoder)
+    cached = CachedQueryEncoder(counting, size=2)
+
+    cached.encode_queries(["a"])
+    cached.encode_queries(["b"])
+    cached.encode_queries(["a"])  # "a" used last: "b" is the one to go
+    cached.encode_queries(["c"])
+    cached.encode_queries(["a"])
+
+    assert len(cached) == 2
+    assert counting.calls == [["a"], ["b"], ["c"]]
+    cached.encode_queries(["b"])
+    assert counting.calls[-1] == ["b"]
+    with pytest.raises(ValueError, match="size"):
+        CachedQueryEncoder(encoder, size=0)
