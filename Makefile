@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: install native browser test lint typecheck pytest demo serve bench bench-ingest bench-index bench-retrieve bench-realqa bench-rerun clean
+.PHONY: install native browser test lint typecheck pytest demo serve bench bench-ingest bench-index bench-retrieve bench-realqa bench-rerun bench-parallel clean
 
 install: $(STAMP)
 
@@ -67,6 +67,11 @@ bench-index: $(STAMP)
 # changed (a temporary server, then a running one); prints warm/cold.
 bench-rerun: $(STAMP) $(NATIVE)
 	$(BIN)/python bench/rerun.py
+
+# The realqa dev questions answered by `littrace answer` in one process and on a 2-worker Dask
+# cluster (same submission required); prints both throughputs and the ratio (target 1.6x).
+bench-parallel: $(STAMP) $(NATIVE)
+	$(BIN)/python bench/parallel.py $(ARGS)
 
 # Builds a 100k-chunk index once under /tmp/littrace-bench-retrieve (cached), then measures.
 bench-retrieve: $(STAMP)

@@ -25,6 +25,7 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.runtime import flow_run
 from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
 
+from littrace.cluster import local_cluster_options
 from littrace.config import Settings, load_settings
 
 __all__ = ["publish", "run_id_for", "run_settings", "task_runner"]
@@ -58,16 +59,7 @@ def task_runner(settings: Settings) -> TaskRunner[Any]:
 
         if runtime.dask_address:
             return DaskTaskRunner(address=runtime.dask_address)
-        # One single-threaded process per worker: conversion and encoding are CPU-bound,
-        # and a process of its own keeps one crashing PDF from taking others down.
-        return DaskTaskRunner(
-            cluster_kwargs={
-                "n_workers": runtime.workers,
-                "threads_per_worker": 1,
-                "processes": True,
-                "dashboard_address": None,
-            }
-        )
+        return DaskTaskRunner(cluster_kwargs=local_cluster_options(runtime.workers))
     return ThreadPoolTaskRunner(max_workers=runtime.workers)
 
 

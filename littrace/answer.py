@@ -12,6 +12,11 @@ A question file (:func:`answer_questions`) becomes an ``answers`` artifact: ``su
 (one line per input question, in input order), ``traces.jsonl`` and the ``candidates``,
 ``evidence`` and ``predictions`` tables for the catalog. Finished questions are journaled in a
 partial directory keyed like the artifact, so an interrupted run resumes where it stopped.
+With ``runtime.task_runner: dask`` the questions are answered on a Dask cluster
+(:mod:`littrace.cluster`: ``runtime.workers`` local worker processes, or the scheduler at
+``runtime.dask_address``), each worker opening the indexes once; the records come back to this
+process, which journals them as they finish, and the submission is the one a single process
+writes.
 
 Example:
     >>> artifact = answer_questions(Path("questions.jsonl"), settings)  # doctest: +SKIP
@@ -23,8 +28,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +47,8 @@ from littrace.artifacts import (
     ArtifactWriter,
     sha256_file,
 )
-from littrace.checkpoint import QuestionJournal
+from littrace.checkpoint import QuestionJournal, Record
+from littrace.cluster import dask_client
 from littrace.codeversion import code_version
 from littrace.config import Settings
 from littrace.corpus.model import (
@@ -166,6 +174,32 @@ class AnswerResources:
             pages=self.pages.get(paper_id, {}),
             blocks=self.blocks.get(paper_id, ()),
         )
+
+
+_opened: dict[tuple[str, ...], AnswerResources] = {}
+_opened_lock = threading.Lock()
+
+
+def process_resources(
+    settings: Settings, corpus: Artifact, indexes: IndexArtifacts
+) -> AnswerResources:
+    """This process's open resources for ``corpus`` and its ``indexes`` under ``settings``
+    (opened on first use, then reused by every question the process answers).
+
+    Opening starts the JVM, loads the encoder and reads the corpus tables: seconds that
+    would otherwise be paid per question. Only the latest set is kept, so a long-lived worker
+    that moves on to a new corpus frees the old one.
+    """
+    identity = (
+        str(corpus.path),
+        *sorted(str(artifact.path) for artifact in indexes.artifacts.values()),
+        settings.digest(),
+    )
+    with _opened_lock:
+        if identity not in _opened:
+            _opened.clear()
+            _opened[identity] = AnswerResources.open(settings, corpus, indexes)
+        return _opened[identity]
 
 
 def _body_blocks(corpus: Artifact) -> dict[str, tuple[Block, ...]]:
@@ -471,15 +505,6 @@ def answer_questions(
         return existing
     partial = store.root / STAGE / PARTIAL_DIR / key.hash
     journal = QuestionJournal(partial / "records.jsonl")
-    by_id = {question.query_id: question for question in questions}
-    opened: list[AnswerResources] = []
-
-    def work(query_id: str) -> dict[str, Any]:
-        if not opened:
-            assert corpus is not None and indexes is not None
-            opened.append(AnswerResources.open(settings, corpus, indexes))
-        return answer_question(by_id[query_id], opened[0], settings)
-
     done = 0
 
     def advance(query_id: str, reused: bool) -> None:
@@ -488,12 +513,52 @@ def answer_questions(
         if progress is not None:
             progress(query_id, done, len(questions))
 
-    records = journal.run(list(by_id), work, on_done=advance)
+    with _answerer(questions, corpus, indexes, settings) as answer:
+        records = journal.run_pending([q.query_id for q in questions], answer, on_done=advance)
     with store.writer(key) as writer:
         _write_answers(writer.path, records, questions)
         _write_tables(writer, records)
     shutil.rmtree(partial, ignore_errors=True)
     return writer.artifact
+
+
+def answer_on_worker(
+    question: Question, corpus: Artifact, indexes: IndexArtifacts, settings: Settings
+) -> Record:
+    """:func:`answer_question` with the resources of the process it runs in (a worker's)."""
+    return answer_question(question, process_resources(settings, corpus, indexes), settings)
+
+
+@contextmanager
+def _answerer(
+    questions: list[Question], corpus: Artifact, indexes: IndexArtifacts, settings: Settings
+) -> Iterator[Callable[[list[str]], Iterable[Record]]]:
+    """What answers the pending questions (by query id), yielding records as they finish:
+    this process, one question at a time, or with ``runtime.task_runner: dask`` the Dask
+    cluster's workers (:func:`littrace.cluster.dask_client`), each opening the resources once;
+    the records come back here, where the journal is written."""
+    by_id = {question.query_id: question for question in questions}
+    if settings.runtime.task_runner != "dask":
+        yield lambda pending: (
+            answer_on_worker(by_id[query_id], corpus, indexes, settings) for query_id in pending
+        )
+        return
+    from distributed import as_completed
+
+    with dask_client(settings.runtime) as client:
+
+        def on_cluster(pending: list[str]) -> Iterator[Record]:
+            futures = [
+                client.submit(
+                    answer_on_worker, by_id[query_id], corpus, indexes, settings, pure=False
+                )
+                for query_id in pending
+            ]
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
+                record: Record = future.result()
+                yield record
+
+        yield on_cluster
 
 
 def _write_answers(

@@ -35,12 +35,14 @@ class QuestionJournal:
     def append(self, record: Record) -> None:
         """Persist one finished record (flushed and fsynced before returning)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        line = json.dumps(record, ensure_ascii=False, sort_keys=True, default=str)
+        # Keys in their order, and the record kept as a rerun will read it back: a resumed
+        # run must write what an uninterrupted one writes, byte for byte.
+        line = json.dumps(record, ensure_ascii=False, default=str)
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(line + "\n")
             handle.flush()
             os.fsync(handle.fileno())
-        self.done[str(record["query_id"])] = record
+        self.done[str(record["query_id"])] = json.loads(line)
 
     def run(
         self,
@@ -49,19 +51,46 @@ class QuestionJournal:
         *,
         on_done: Callable[[str, bool], None] | None = None,
     ) -> list[Record]:
-        """Records for ``query_ids`` in order, computing only those not yet in the journal.
+        """Records for ``query_ids`` in order, computing those not yet in the journal one at a
+        time with ``work``.
 
         ``on_done(query_id, reused)`` is called after each question (for progress bars).
         """
-        records = []
-        for query_id in query_ids:
-            reused = query_id in self.done
-            if not reused:
-                self.append(work(query_id))
-            records.append(self.done[query_id])
+        return self.run_pending(query_ids, lambda pending: map(work, pending), on_done=on_done)
+
+    def run_pending(
+        self,
+        query_ids: Iterable[str],
+        answer: Callable[[list[str]], Iterable[Record]],
+        *,
+        on_done: Callable[[str, bool], None] | None = None,
+    ) -> list[Record]:
+        """Records for ``query_ids`` in order; ``answer(pending)`` computes the questions not
+        yet in the journal and yields each record as it finishes, in any order (parallel
+        workers finish out of order). Each record is journaled as it arrives, so an
+        interrupted run keeps every question that finished.
+
+        ``on_done(query_id, reused)`` is called for each reused question, then for each
+        record as it arrives.
+        """
+        query_ids = list(dict.fromkeys(query_ids))
+        pending = [query_id for query_id in query_ids if query_id not in self.done]
+        if on_done is not None:
+            for query_id in query_ids:
+                if query_id in self.done:
+                    on_done(query_id, True)
+        missing = set(pending)
+        for record in answer(pending):
+            query_id = str(record["query_id"])
+            if query_id not in missing:
+                raise ValueError(f"journal: a record for {query_id!r}, not a pending question")
+            missing.discard(query_id)
+            self.append(record)
             if on_done is not None:
-                on_done(query_id, reused)
-        return records
+                on_done(query_id, False)
+        if missing:
+            raise ValueError(f"journal: no record came for {sorted(missing)}")
+        return [self.done[query_id] for query_id in query_ids]
 
 
 def _drop_torn_tail(path: Path) -> None:

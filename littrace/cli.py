@@ -192,7 +192,8 @@ def answer(
         Path | None, typer.Option("--out", help="Also copy submission.jsonl to this path.")
     ] = None,
 ) -> None:
-    """Answer every question against the latest indexes into an answers artifact."""
+    """Answer every question against the latest indexes into an answers artifact (on a Dask
+    cluster of worker processes when runtime.task_runner is dask)."""
     options: GlobalOptions = ctx.obj
     with user_errors():
         if not questions.is_file():

@@ -27,7 +27,6 @@ Example:
 from __future__ import annotations
 
 import hashlib
-import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +40,7 @@ from littrace.answer import (
     answer_question,
     answers_key,
     commit_answers,
+    process_resources,
 )
 from littrace.artifacts import Artifact, ArtifactKey, ArtifactStore, Catalog, LineageRecord
 from littrace.config import Settings
@@ -94,27 +94,12 @@ def _load(root: Path, stage: str, digest: str) -> Artifact:
     return artifact
 
 
-_resources: dict[tuple[str, ...], AnswerResources] = {}
-_resources_lock = threading.Lock()
-
-
 def open_resources(keys: AnswerKeys, settings: Settings) -> AnswerResources:
-    """This process's open resources for ``keys`` (opened on first use, then reused).
-
-    Opening starts the JVM, loads the encoder and reads the corpus tables: seconds that
-    would otherwise be paid per question. Only the latest set is kept, so a long-lived worker
-    that moves on to a new corpus frees the old one.
-    """
+    """This process's open resources for ``keys`` (:func:`littrace.answer.process_resources`:
+    opened on first use, then reused)."""
     root = Path(settings.runtime.artifact_root)
-    identity = (str(root), keys.corpus, *sorted(keys.indexes.values()), settings.digest())
-    with _resources_lock:
-        if identity not in _resources:
-            _resources.clear()
-            indexes = {name: _load(root, name, digest) for name, digest in keys.indexes.items()}
-            _resources[identity] = AnswerResources.open(
-                settings, _load(root, "corpus", keys.corpus), IndexArtifacts(indexes)
-            )
-        return _resources[identity]
+    indexes = {name: _load(root, name, digest) for name, digest in keys.indexes.items()}
+    return process_resources(settings, _load(root, "corpus", keys.corpus), IndexArtifacts(indexes))
 
 
 def question_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:

@@ -203,6 +203,61 @@ def test_a_rerun_finds_the_artifact_and_an_interrupted_run_resumes(
     assert [r["query_id"] for r in lines(artifact.path / SUBMISSION_FILE)] == [first, second, third]
 
 
+def test_dask_worker_processes_answer_as_one_process_and_resume_an_interrupted_run(
+    bench: Bench, tmp_path: Path
+) -> None:
+    """Six questions on two Dask worker processes: a run interrupted after two records arrive
+    keeps them in the journal, and `littrace answer` on the cluster finishes the rest into
+    the submission one process wrote."""
+    subset = tmp_path / "six.jsonl"
+    subset.write_text("".join(bench.corpus.questions.read_text().splitlines(True)[:6]))
+    asked = [json.loads(line)["query_id"] for line in subset.read_text().splitlines()]
+    # The module's run answered every question in this process; its lines, byte for byte.
+    submitted = (bench.answers.path / SUBMISSION_FILE).read_text(encoding="utf-8")
+    one_process = {json.loads(line)["query_id"]: line for line in submitted.splitlines(True)}
+    config = tmp_path / "dask.yaml"
+    config.write_text("runtime:\n  task_runner: dask\n  workers: 2\n")
+    root = Path(bench.settings.runtime.artifact_root)
+    settings = load_settings(
+        "test", config, overrides={"runtime.artifact_root": str(root)}, environ={}
+    )
+    assert settings.runtime.task_runner == "dask"
+
+    def stop_after_two(query_id: str, done: int, total: int) -> None:
+        if done == 2:
+            raise Crash
+
+    with pytest.raises(Crash):
+        answer_questions(
+            subset, settings, corpus=bench.artifact, indexes=bench.indexes, progress=stop_after_two
+        )
+    key = answers_key(ArtifactStore(root, catalog=False), subset, settings, bench.indexes)
+    journal = root / "answers" / ".partial" / key.hash / "records.jsonl"
+    journaled = lines(journal)
+    assert len(journaled) == 2
+    # Marked, to tell the resumed run's reused records from answered ones.
+    for record in journaled:
+        record["trace"]["marked"] = True
+    journal.write_text("".join(json.dumps(record) + "\n" for record in journaled))
+
+    from typer.testing import CliRunner
+
+    from littrace.cli import app
+
+    args = ["--artifacts", str(root), "--profile", "test", "--config", str(config)]
+    result = CliRunner().invoke(app, [*args, "answer", "--questions", str(subset)])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout[result.stdout.index("{") :])
+    assert Path(printed["artifact"]).name == key.hash
+    submission = Path(printed["submission"]).read_text(encoding="utf-8")
+    assert submission == "".join(one_process[query_id] for query_id in asked)
+    traces = lines(Path(printed["artifact"]) / TRACES_FILE)
+    assert [trace["query_id"] for trace in traces] == asked
+    marked = {trace["query_id"] for trace in traces if trace.get("marked")}
+    assert marked == {record["query_id"] for record in journaled}
+    assert not journal.parent.exists()
+
+
 def test_a_malformed_question_line_is_named_by_number(tmp_path: Path) -> None:
     path = tmp_path / "questions.jsonl"
     good = {

@@ -87,6 +87,10 @@ def convert_pdf(
     ``pdf_sha256`` is the file's SHA-256 when the caller has hashed it already (the ingest
     plan does, to find its cache entry), so it is not hashed twice."""
     data = path.read_bytes()
+    # Character boxes without MuPDF's ascender/descender corrections. The flag is process-wide
+    # and `import pymupdf` flips it as a side effect of importing pymupdf4llm when that is
+    # installed, so it is set here, for every file, whatever was imported before.
+    pymupdf.TOOLS.unset_quad_corrections(True)  # type: ignore[no-untyped-call]
     pymupdf.TOOLS.reset_mupdf_warnings()  # type: ignore[no-untyped-call]
     doc = open_pdf(data)
     # MuPDF keeps one warning list per process: read at once, it holds what opening this

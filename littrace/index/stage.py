@@ -5,7 +5,8 @@ Every index is an artifact whose hash covers its input artifact and only the set
 reads, so rebuilding with nothing changed does nothing, changing ``index.hnsw.m`` rebuilds
 the HNSW graph from the stored vectors without encoding, and BM25's k1/b (applied when
 searching) change nothing here. Dense and paper vectors are cached per paper under
-``<artifact_root>/cache/``, so a grown pool encodes only its new papers.
+``<artifact_root>/cache/``, so a grown pool encodes only its new papers; the caches are keyed
+by the encoder settings and the index code version (:func:`encoding_cache_key`).
 
 :func:`build_indexes` builds all of them in order; an orchestrator runs one index at a time
 with :func:`build_index` (in the order of :data:`INDEXES`) and can compute each index's key
@@ -22,6 +23,7 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
 import time
 import uuid
 from collections.abc import Callable
@@ -110,6 +112,16 @@ def _size(path: Path) -> int:
 
 def _encoder_digest(settings: Settings, section: str) -> str:
     return settings.digest(*(f"{section}.{name}" for name in ENCODER_FIELDS))
+
+
+def encoding_cache_key(settings: Settings, section: str) -> str:
+    """The key of the per-paper vector caches (``cache/vectors``, ``cache/paper-vectors``):
+    the encoder settings of ``section`` and the index code version, so vectors the old code
+    made are not reused after an edit of the encoding code (pinning ``runtime.code_versions
+    .index`` keeps them, as it keeps the index artifacts)."""
+    encoder = _encoder_digest(settings, section)
+    code = code_version("index", settings.runtime.code_versions.index)
+    return hashlib.sha256(f"{encoder}\0{code}".encode()).hexdigest()
 
 
 class _Sources:
@@ -275,7 +287,7 @@ def _write_vectors(
         encoder,
         writer.path / VECTORS_DIR,
         cache_dir=cache / "vectors",
-        encoder_key=_encoder_digest(settings, "index.encoder"),
+        encoder_key=encoding_cache_key(settings, "index.encoder"),
         batch_size=max(settings.index.encoder.batch_size * 8, 256),
         progress=(lambda done, total: progress("encoding chunks", done, total))
         if progress
@@ -306,7 +318,7 @@ def _write_paper_vectors(
         load_paper_encoder(settings.index),
         writer.path / VECTORS_DIR,
         cache_dir=cache / "paper-vectors",
-        encoder_key=_encoder_digest(settings, _paper_section(settings)),
+        encoder_key=encoding_cache_key(settings, _paper_section(settings)),
         progress=(lambda done, total: progress("encoding papers", done, total))
         if progress
         else None,

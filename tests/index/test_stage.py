@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import littrace.codeversion as codeversion
 from littrace.config import Settings, load_settings
 from littrace.corpus.ingest import ingest
 from littrace.index.bm25 import Bm25Searcher
 from littrace.index.citations import CouplingGraph
 from littrace.index.dense import DenseIndex
 from littrace.index.encoders import load_encoder
-from littrace.index.stage import BM25_DIR, HNSW_DIR, IndexArtifacts, build_indexes, latest_artifact
+from littrace.index.stage import (
+    BM25_DIR,
+    HNSW_DIR,
+    IndexArtifacts,
+    build_indexes,
+    encoding_cache_key,
+    latest_artifact,
+)
+from littrace.runtime import PROJECT_ROOT
 from littrace.synth import SynthCorpus, generate_corpus
 
 
@@ -134,3 +144,32 @@ def test_a_grown_pool_encodes_only_the_new_papers(synth: SynthCorpus, tmp_path: 
     new_chunks = sum(1 for paper_id in chunks if paper_id not in first_ids)
     encoded = max(done for step, done, _ in progress if step == "encoding chunks")
     assert 0 < encoded == new_chunks < len(chunks)
+
+
+def test_the_vector_caches_are_keyed_by_the_encoding_code(tmp_path: Path) -> None:
+    """Editing the module that encodes (in a copy of the sources) changes the caches' key, as
+    it changes the index artifacts' keys; a pinned index code version keeps it."""
+    settings = load_settings("test", environ={})
+    pinned = load_settings("test", overrides={"runtime.code_versions.index": "kept"}, environ={})
+
+    def keys(root: Path) -> tuple[str, str]:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(codeversion, "PROJECT_ROOT", root)
+            return (
+                encoding_cache_key(settings, "index.encoder"),
+                encoding_cache_key(pinned, "index.encoder"),
+            )
+
+    original, edited = tmp_path / "original", tmp_path / "edited"
+    for root in (original, edited):
+        for package in codeversion.PROJECT_PACKAGES:
+            shutil.copytree(
+                PROJECT_ROOT / package, root / package, ignore=shutil.ignore_patterns("__pycache__")
+            )
+    dense = edited / "littrace/index/dense.py"
+    dense.write_bytes(dense.read_bytes() + b"\n# edited\n")
+    before, after = keys(original), keys(edited)
+    assert before[0] != after[0]
+    assert before[1] == after[1]
+    # Unedited sources elsewhere give the key of the sources here.
+    assert before[0] == encoding_cache_key(settings, "index.encoder")
