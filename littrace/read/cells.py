@@ -18,15 +18,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from littrace.read.text import norm, terms
-from littrace.read.units import label_share, path_score, question_terms, table_cells, transposed
+from littrace.read.units import (
+    SYNONYMS,
+    label_share,
+    path_score,
+    question_terms,
+    table_cells,
+    transposed,
+)
 
 Cells = tuple[tuple[str, ...], ...]
-_SYNONYMS = {"w/o": "without", "w/": "with"}
 
 
 def label_terms(text: str) -> set[str]:
-    """Terms of a row label or header, with "w/o" read as "without"."""
-    return {_SYNONYMS.get(term, term) for term in terms(text.replace("w/o ", "w/o "))}
+    """Terms of a row label or header, shorthand read as words ("w/o" as "without")."""
+    return {SYNONYMS.get(term, term) for term in terms(text)}
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,7 @@ For every selected paper it scores typed candidates against the question:
   the entry in the bibliography, with the reference number as bare digits), entries scoring
   extra when the question is about a reference itself ("reference [11]", "reference number").
   An entry comes with the sentence citing it (a ``text_span`` on that page), as
-  LitTraceQA's gold evidences a citation. Among several selected papers, what ties them
-  together is a citation: an entry of one
-  that cites another selected paper, or a work that two of them cite. Those entries and
-  their citing sentences score extra, and a paper that only is cited is read for its
-  content: the question's "reference [11]" is not about its bibliography.
+  LitTraceQA's gold evidences a citation.
 
 A candidate scores its weighted term coverage of the question, without the terms of the
 selected papers' titles (they identify the papers, not the place), plus bonuses for an object
@@ -36,13 +32,11 @@ Example:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from littrace.config import ReadSettings
 from littrace.corpus.model import Citation, PaperObject
 from littrace.evaluate.official import evidence_key
-from littrace.index.citations import compact_title, reference_key, resolve_references
 from littrace.llm.schemas import Plan
 from littrace.read.cells import lookup_cell
 from littrace.read.heuristic import question_query
@@ -59,7 +53,6 @@ REFERENCE_BONUS = 0.5  # the question is about a bibliography entry
 CELL_BONUS = 0.3  # a table cell sits at the row and column the question names
 ANSWER_BONUS = 0.05  # a sentence holds a number or name the question does not
 OBJECT_BONUS = 0.1  # a typed object is a structurally stronger locator than a sentence
-LINK_BONUS = 0.5  # an entry (or its citing sentence) that ties the selected papers together
 LEAD_IN_CHARS = 300  # end of the block above a display that introduces it
 LEAD_IN_SLACK = 2.0  # points a block may overlap the display's top and still be above it
 LEAD_IN_GAP = 40.0  # points between a block and the display below it, at most
@@ -140,41 +133,6 @@ def _holds_option(text: str, options: list[str]) -> bool:
     return any(contains_phrase(text, option) for option in options)
 
 
-@dataclass(frozen=True)
-class CitationTies:
-    """How the selected papers cite each other: per paper, the labels of its entries that
-    cite another selected paper or a work another selected paper also cites, and the
-    papers that are cited by a selected paper without citing one."""
-
-    linking: dict[str, frozenset[str]]
-    only_cited: frozenset[str]
-
-    @classmethod
-    def of(cls, contexts: list[PaperContext]) -> CitationTies:
-        """Example: A's entry [30] is paper B's title, so A links by "30" and B is only cited.
-
-        >>> ties = CitationTies.of([context_a, context_b])  # doctest: +SKIP
-        >>> ties.linking["A"], ties.only_cited  # doctest: +SKIP
-        (frozenset({'30'}), frozenset({'B'}))
-        """
-        references = [ref for context in contexts for ref in context.references]
-        cites = resolve_references(references, [context.paper for context in contexts])
-        # Versions of one paper (arXiv and venue) share their whole bibliography: a work
-        # counts as shared when papers of different titles cite it.
-        title = {context.paper_id: compact_title(context.paper.title) for context in contexts}
-        holders: dict[str, set[str]] = {}
-        for ref in references:
-            if key := reference_key(ref):
-                holders.setdefault(key, set()).add(title[ref.paper_id])
-        linking: dict[str, set[str]] = {}
-        for ref in references:
-            shared = len(holders.get(reference_key(ref), ())) > 1
-            if (ref.paper_id, ref.label) in cites or shared:
-                linking.setdefault(ref.paper_id, set()).add(ref.label)
-        cited = set(cites.values()) - {paper_id for paper_id, _ in cites}
-        return cls({p: frozenset(labels) for p, labels in linking.items()}, frozenset(cited))
-
-
 def _citing_span(citation: Citation, score: float) -> EvidenceItem:
     """The sentence citing an entry, as the text span evidenced beside it."""
     locator: dict[str, Any] = {"page": citation.page}
@@ -188,22 +146,18 @@ def paper_candidates(
     plan: Plan,
     context: PaperContext,
     identifying: set[str] | None = None,
-    ties: CitationTies | None = None,
 ) -> list[EvidenceItem]:
     """Every scored evidence candidate of one paper, best first.
 
     ``identifying`` are the terms that identify the question's papers (default: this paper's
-    title); they do not count towards where the evidence is. ``ties`` say how the selected
-    papers cite each other (none: a single paper).
+    title); they do not count towards where the evidence is.
     """
     query = _local_query(question, plan, identifying or set(terms(context.paper.title)))
     # Options the question itself lists are entities to compare, not values to find.
     options = [o for o in _options(question) if not contains_phrase(question.question, o)]
     asked = set(terms(question.question))
     wanted = set(plan.modalities) | {kind for kind in _MODALITY if kind in asked}
-    only_cited = ties is not None and context.paper_id in ties.only_cited
-    about_references = bool(_REFERENCE_QUESTION.search(question.question)) and not only_cited
-    linking = ties.linking.get(context.paper_id, frozenset()) if ties and not only_cited else ()
+    about_references = bool(_REFERENCE_QUESTION.search(question.question))
     chunk_of_object = {c.object_id: c for c in context.chunks if c.object_id}
     pages = [(page, norm(text)) for page, text in sorted(context.pages.items())]
     items: list[EvidenceItem] = []
@@ -286,12 +240,9 @@ def paper_candidates(
             )
             item.bbox = [float(x) for x in citation.bbox] if citation.bbox else None
             item.companion = _citing_span(citation, item.score)
-            if label in linking:
-                item.score += LINK_BONUS
-                item.reasons.append("cites what ties the selected papers together")
             add(item, text, "citation")
 
-    position = reference_position(question.question) if not only_cited else None
+    position = reference_position(question.question)
     asked_entry = entry_at(context.references, position) if position is not None else None
     for ref in context.references:
         label = ids[ref.label]
@@ -305,9 +256,6 @@ def paper_candidates(
         if ref is asked_entry:
             item.score += NAMED_OBJECT_BONUS
             item.reasons.append(f"the entry at the position the question names ({position})")
-        if ref.label in linking:
-            item.score += LINK_BONUS
-            item.reasons.append("an entry that ties the selected papers together")
         if ref.label in citing:
             item.companion = _citing_span(citing[ref.label][1], item.score)
         add(item, ref.raw, "citation")
@@ -327,13 +275,19 @@ def localize(
     config = settings.evidence
     firsts: list[EvidenceItem] = []
     seconds: list[EvidenceItem] = []
-    selected = [contexts[paper_id] for paper_id in papers if paper_id in contexts]
-    identifying = {term for context in selected for term in terms(context.paper.title)}
-    ties = CitationTies.of(selected) if len(selected) > 1 else None
-    for context in selected:
+    identifying = {
+        term
+        for paper_id in papers
+        if paper_id in contexts
+        for term in terms(contexts[paper_id].paper.title)
+    }
+    for paper_id in papers:
+        context = contexts.get(paper_id)
+        if context is None:
+            continue
         seen: set[tuple[str, str, str, str]] = set()
         kept: list[EvidenceItem] = []
-        for item in paper_candidates(question, plan, context, identifying, ties):
+        for item in paper_candidates(question, plan, context, identifying):
             key = evidence_key(item.submission())
             if key in seen:
                 continue

@@ -45,21 +45,40 @@ __all__ = [
 _ABOUT_REFERENCES = re.compile(
     r"\b(?:references?|bibliograph\w*|cit(?:e|es|ed|ing|ations?)|entry|entries)\b", re.I
 )
+_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_TEENS = (
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+)
+_TENS = ("twent", "thirt", "fort", "fift", "sixt", "sevent", "eight", "ninet")
+# "first" .. "ninety-ninth": the spelled ordinals a question may name an entry by.
 _ORDINAL_WORDS = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
+    **{word: n for n, word in enumerate(_UNITS, 1)},
+    **{word: n for n, word in enumerate(_TEENS, 10)},
+    **{f"{tens}ieth": 10 * n for n, tens in enumerate(_TENS, 2)},
+    **{
+        f"{tens}y-{unit}": 10 * n + u
+        for n, tens in enumerate(_TENS, 2)
+        for u, unit in enumerate(_UNITS, 1)
+    },
 }
-_ORDINAL = re.compile(
-    r"\b(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(_ORDINAL_WORDS) + r"|last|final))\s+"
+_ORDINAL_WORD = r"\d+(?:st|nd|rd|th)|" + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
+# Counted from the end: "the last", "the second-to-last", "the penultimate" entry.
+_FROM_END = re.compile(
+    rf"\b(?:({_ORDINAL_WORD})[\s-]+(?:to[\s-]+)?last|(penultimate)|(last|final))\s+"
     r"(?:\w+\s+){0,2}?(?:references?|entry|entries|citations?|items?|works?)\b",
+    re.I,
+)
+_ORDINAL = re.compile(
+    rf"\b({_ORDINAL_WORD})\s+(?:\w+\s+){{0,2}}?(?:references?|entry|entries|citations?|items?|works?)\b",
     re.I,
 )
 _NAMED = re.compile(r"\breference\s*(?:number\s*|no\.\s*)?\[?(\d+)\]?|\[(\d+)\]", re.I)
@@ -73,29 +92,34 @@ def mentions_references(question: str) -> bool:
 
 
 def reference_position(question: str) -> int | None:
-    """The 1-based position of the bibliography entry the question asks about (-1: the last),
-    or None when it asks about no particular entry."""
+    """The 1-based position of the bibliography entry the question asks about (negative:
+    counted from the end, -1 the last), or None when it asks about no particular entry."""
     if not mentions_references(question):
         return None
     named = _NAMED.search(question)
     if named:
         return int(named.group(1) or named.group(2))
+    from_end = _FROM_END.search(question)
+    if from_end:
+        if from_end.group(1):
+            return -_ordinal_value(from_end.group(1))
+        return -2 if from_end.group(2) else -1
     ordinal = _ORDINAL.search(question)
-    if ordinal is None:
-        return None
-    if ordinal.group(1):
-        return int(ordinal.group(1))
-    word = ordinal.group(2).lower()
-    return -1 if word in ("last", "final") else _ORDINAL_WORDS[word]
+    return _ordinal_value(ordinal.group(1)) if ordinal else None
+
+
+def _ordinal_value(word: str) -> int:
+    digits = re.match(r"\d+", word)
+    return int(digits.group(0)) if digits else _ORDINAL_WORDS[word.lower()]
 
 
 def entry_at(references: Sequence[Reference], position: int) -> Reference | None:
     """The entry printed with number ``position`` in a numbered list, else the entry at that
-    position of the list (-1: the last one)."""
+    position of the list (negative: counted from the end, -1 the last one)."""
     if not references:
         return None
-    if position == -1:
-        return references[-1]
+    if position < 0:
+        return references[position] if -position <= len(references) else None
     if _numbered(references):
         ids = citation_ids(references)
         return next((ref for ref in references if ids[ref.label] == str(position)), None)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from littrace.read.text import parse_value, terms
 
 __all__ = [
+    "SYNONYMS",
     "Alignment",
     "TableCell",
     "align",
@@ -47,7 +48,15 @@ __all__ = [
 ]
 
 Grid = Sequence[Sequence[str]]
-_SYNONYMS = {"w/o": "without", "w/": "with"}
+# Header shorthand read as the words a question uses: "w/o", and the metric letters of
+# results tables ("P | R | F1", "Acc.").
+SYNONYMS = {
+    "w/o": "without",
+    "w/": "with",
+    "p": "precision",
+    "r": "recall",
+    "acc": "accuracy",
+}
 # Two different tokens meet when they share a prefix this long and one is a prefix of the
 # other ("finetun" ~ "finetune", "pretrain" ~ "pretraining").
 _STEM_PREFIX = 5
@@ -189,7 +198,7 @@ def transposed(grid: Grid) -> tuple[tuple[str, ...], ...]:
 def _tokens(text: str) -> set[str]:
     found: set[str] = set()
     for term in terms(text):
-        term = _SYNONYMS.get(term, term)
+        term = SYNONYMS.get(term, term)
         found.add(term)
         if "-" in term or "/" in term:
             parts = [p for p in term.replace("/", "-").split("-") if p]
@@ -221,7 +230,8 @@ def terms_match(term: str, wanted: frozenset[str]) -> bool:
     """Whether ``term`` is among ``wanted``, exactly or by a shared stem."""
     if term in wanted:
         return True
-    if len(term) < _STEM_PREFIX:
+    # Stems are of words: "ReACT@N" is another method than "ReACT", not a form of it.
+    if len(term) < _STEM_PREFIX or not term.isalpha():
         return False
     return any(
         len(other) >= _STEM_PREFIX and (other.startswith(term) or term.startswith(other))
@@ -232,7 +242,7 @@ def terms_match(term: str, wanted: frozenset[str]) -> bool:
 def label_share(label: str, wanted: frozenset[str]) -> float:
     """The share of ``label``'s own terms (not their hyphen parts, not a citation printed in
     it) that ``wanted`` names."""
-    own = {_SYNONYMS.get(t, t) for t in terms(_CITATION.sub("", label))}
+    own = {SYNONYMS.get(t, t) for t in terms(_CITATION.sub("", label))}
     if not own:
         return 0.0
     hits = 0

@@ -36,3 +36,23 @@ def test_only_a_question_that_asks_for_a_difference_is_computed() -> None:
     assert asks_difference("by how much does it improve")
     assert not asks_difference("What does BERT-Base obtain on ChemProt?")
     assert difference(data_for("What does BERT-Base obtain on ChemProt when frozen?")) is None
+
+
+def test_a_variant_named_with_a_symbol_is_another_row_and_metric_letters_read_as_words() -> None:
+    # ToolLLM's Table 3 prints "ReACT@N" under "ReACT": a different method, not a form of it;
+    # the detection table heads its columns "P | R | F1".
+    grid = (
+        ("Method", "P", "R", "Average"),
+        ("ReACT", "43.98", "23.62", "29.34"),
+        ("ReACT@N", "50.80", "36.14", "39.94"),
+        ("DFSDT", "54.10", "47.35", "48.75"),
+    )
+    paper = context(cells=grid, method="ToolLLM")
+
+    def computed(text: str) -> str | None:
+        data = SynthesisInput(ask(text), Plan(), ["p1"], {"p1": paper}, {}, [])
+        found = difference(data)
+        return found.text if found else None
+
+    assert computed("By how many points does DFSDT's average exceed that of ReACT?") == "19.41"
+    assert computed("How many points higher is DFSDT's precision than ReACT's?") == "10.12"

@@ -70,31 +70,6 @@ def test_dedup_cap_and_closure_over_several_papers() -> None:
     assert len(localize(q, Plan(), ["p0"], contexts, loose)) == 3
 
 
-def test_the_citation_that_ties_two_papers_is_evidence_in_the_citing_one_only() -> None:
-    from dataclasses import replace
-
-    from littrace.corpus.model import Citation, Reference
-
-    cited = context("pB", "DenseX")
-    citing = context("pA", "CiteRank")
-    entry = Reference("pA", "30", "[30] B. Author. DenseX: Sparse Retrieval. 2024.", 9, "Author")
-    entry = replace(entry, title="DenseX: Sparse Retrieval", year=2024)
-    sentence = Citation("pA", 5, "We start from DenseX [30].", ("30",), (entry.title,), "5 Method")
-    citing = replace(
-        citing,
-        references=(*citing.references, entry),
-        citations=(*citing.citations, sentence),
-    )
-    contexts = {"pA": citing, "pB": cited}
-    q = question("Reference [30] of one paper is another paper: what batch size does it use?")
-    items = localize(q, Plan(), ["pA", "pB"], contexts, ReadSettings())
-    firsts = {item.paper_id: item.submission() for item in reversed(items)}
-    assert firsts["pA"]["locator"] == {"page": 9, "section": "References", "citation_id": "30"}
-    # The cited paper's evidence is its content, not its own bibliography's entry [30].
-    assert firsts["pB"]["source_type"] == "text_span"
-    assert firsts["pB"]["locator"] == {"page": 2, "section": "4.1 Setup"}
-
-
 def test_a_cited_entry_comes_with_the_sentence_citing_it() -> None:
     # LitTraceQA's gold evidences a citation twice: its entry and the citing sentence's page.
     q = question("Which work does the SparseSieve paper cite for negative sampling?")

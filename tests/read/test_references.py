@@ -25,6 +25,11 @@ from tests.read.helpers import context
         ("What is the title of the 23rd entry in its reference list?", 23),
         ("Who wrote the third reference of the paper?", 3),
         ("What is the index of the last reference?", -1),
+        ("Who wrote the twelfth entry in the bibliography?", 12),
+        ("Which venue published the twenty-third reference?", 23),
+        ("Who is the first author of the second-to-last reference?", -2),
+        ("What year is the penultimate entry of its reference list?", -2),
+        ("Who wrote the 3rd to last reference?", -3),
         ("What does reference [12] propose?", 12),
         ("Which work does the paper cite for gradient checkpointing?", None),
         ("Which method ranks 2nd on SciDocs?", None),
@@ -50,6 +55,8 @@ def test_numbered_lists_are_read_by_number_and_author_year_lists_by_position() -
     assert entry_at(NUMBERED, 1) is None  # no entry printed as [1]
     assert entry_at(AUTHOR_YEAR, 2) is AUTHOR_YEAR[1]
     assert entry_at(AUTHOR_YEAR, -1) is AUTHOR_YEAR[1]
+    assert entry_at(NUMBERED, -2) is NUMBERED[0]  # counted from the end, whatever the numbers
+    assert entry_at(NUMBERED, -3) is None
     assert citation_ids(NUMBERED) == {"[2]": "2", "[4]": "4"}
     assert citation_ids(AUTHOR_YEAR) == {"Ahmad and Afzal, 2018": "1", "Ammar et al., 2018": "2"}
 
