@@ -67,6 +67,7 @@ __all__ = [
     "artifact_at",
     "candidate_rows",
     "find_trace",
+    "latest_candidates",
     "open_indexes",
     "read_candidates",
     "read_traces",
@@ -134,6 +135,30 @@ def latest(root: Path, stage: str, make: str) -> Artifact:
         raise MissingArtifactError(
             f"no {stage} artifact under {root}: run `{make}` first"
         ) from error
+
+
+def latest_candidates(root: Path) -> Artifact:
+    """The newest artifact with a ``candidates`` table, ``answers`` or ``candidates``: the one
+    most recently created or used by a run (the catalog's ``used``), else newest on disk."""
+    store = ArtifactStore(root, catalog=False)
+    on_disk = sorted(
+        (artifact for stage in TRACE_STAGES for artifact in store.artifacts(stage)),
+        key=lambda artifact: artifact.manifest.created,
+        reverse=True,
+    )
+    if not on_disk:
+        raise MissingArtifactError(
+            f"no answers or candidates artifact under {root}: run `littrace answer` or "
+            "`littrace retrieve` first"
+        )
+    used = Catalog(root).query(
+        'SELECT hash FROM artifacts WHERE "table" = $1 AND list_contains($2, stage) '
+        "ORDER BY used DESC, created DESC",
+        ["candidates", list(TRACE_STAGES)],
+    )
+    by_hash = {artifact.hash: artifact for artifact in on_disk}
+    listed = [by_hash[h] for h in used.column("hash").to_pylist() if h in by_hash]
+    return (listed or on_disk)[0]
 
 
 def artifact_at(path: Path) -> Artifact:

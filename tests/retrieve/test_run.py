@@ -4,6 +4,7 @@ the CLI (retrieve, trace, evaluate --candidates), Relate's gain, and the LLM bac
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,49 @@ def test_the_cli_retrieves_evaluates_candidate_recall_and_prints_a_trace(
         app, ["--artifacts", root, "evaluate", "--gold", gold, "--candidates", "--pred", gold]
     )
     assert both.exit_code == 1 and "exactly one of" in both.output
+
+
+def test_evaluate_candidates_reads_the_newest_answers_or_candidates_artifact(
+    indexed: Indexed, tmp_path: Path
+) -> None:
+    # A root of its own (the shared one's corpus and indexes copied), so "newest" is ours.
+    root = tmp_path / "artifacts"
+    shutil.copytree(indexed.settings.runtime.artifact_root, root)
+    gold = str(indexed.corpus.gold)
+    answered_ids = ["synth_q_001", "synth_q_002"]
+    answered = runner.invoke(
+        app,
+        [
+            "--artifacts", str(root), "answer",
+            "--questions", str(question_file(indexed, tmp_path / "a.jsonl", answered_ids)),
+        ],
+    )  # fmt: skip
+    assert answered.exit_code == 0, answered.output
+    answers = json.loads(answered.stdout)["artifact"]
+
+    def recall(*extra: str) -> dict[str, Any]:
+        scored = runner.invoke(
+            app, ["--artifacts", str(root), "evaluate", "--gold", gold, "--candidates", *extra]
+        )
+        assert scored.exit_code == 0, scored.output
+        (report,) = json.loads(scored.stdout).values()
+        return dict(report)
+
+    # Only an answers artifact: its candidates, not "run littrace retrieve first".
+    assert recall()["overall"]["questions"] == 2
+    retrieved_ids = ["synth_q_003", "synth_q_004", "synth_q_005"]
+    retrieved = runner.invoke(
+        app,
+        [
+            "--artifacts", str(root), "retrieve",
+            "--questions", str(question_file(indexed, tmp_path / "r.jsonl", retrieved_ids)),
+        ],
+    )  # fmt: skip
+    assert retrieved.exit_code == 0, retrieved.output
+    # The newer of the two is read; --artifact still picks the answers artifact.
+    assert recall()["overall"]["questions"] == 3
+    assert recall("--artifact", answers)["overall"]["questions"] == 2
+    assert set(recall("--artifact", answers)["gold_without_candidates"]) >= set(retrieved_ids)
 
 
 def test_relate_finds_the_unnamed_papers_of_multi_paper_questions(
