@@ -30,6 +30,7 @@ import argparse
 import json
 import random
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import asdict
@@ -42,7 +43,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.realqa.build import FIXTURES, SPLITS  # noqa: E402
-from bench.realqa.run import commit, littrace  # noqa: E402
+from bench.realqa.run import commit, littrace, littrace_argv, littrace_output  # noqa: E402
 from littrace.synth.plan import MAX_PAPERS, plan_metadata_only, topic_like  # noqa: E402
 from littrace.synth.vocabulary import TOPICS  # noqa: E402
 
@@ -111,7 +112,8 @@ def markdown(results: dict[str, Any]) -> str:
         first = next(iter(data["variants"].values()))
         counts = ", ".join(f"{FAMILIES[f]} {first[f]['questions']}" for f in FAMILIES)
         lines += [
-            f"## {split} ({counts} questions; {data['seconds']:.0f} s for all variants)",
+            f"## {split} ({counts} questions; {data['seconds']:.0f} s for all variants, the splits "
+            "side by side)",
             "",
             "| variant | "
             + " | ".join(f"{FAMILIES[f]} @{k}" for f in FAMILIES for k in SHOWN_KS)
@@ -123,6 +125,15 @@ def markdown(results: dict[str, Any]) -> str:
             lines.append(f"| {variant} | " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)
+
+
+def ablations(split: str) -> tuple[str, ...]:
+    """``littrace evaluate --ablations`` on one split's questions and gold."""
+    folder = HERE / split
+    return (
+        "evaluate", "--ablations",
+        "--questions", str(folder / "questions.jsonl"), "--gold", str(folder / "gold.jsonl"),
+    )  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,20 +166,19 @@ def main(argv: list[str] | None = None) -> int:
         "ingest_and_index_seconds": round(time.perf_counter() - started, 1),
         "splits": {},
     }
-    for split in args.splits:
-        began = time.perf_counter()
-        variants = littrace(
-            args,
-            "evaluate",
-            "--ablations",
-            "--questions",
-            str(HERE / split / "questions.jsonl"),
-            "--gold",
-            str(HERE / split / "gold.jsonl"),
+    # The splits side by side, one process each: the wall time of the longer split, not both.
+    began = time.perf_counter()
+    running = {
+        split: subprocess.Popen(
+            littrace_argv(args, *ablations(split)), cwd=ROOT, stdout=subprocess.PIPE, text=True
         )
+        for split in args.splits
+    }
+    for split, process in running.items():
+        stdout, _ = process.communicate()
         results["splits"][split] = {
             "seconds": round(time.perf_counter() - began, 1),
-            "variants": variants,
+            "variants": littrace_output(ablations(split), process.returncode, stdout),
         }
     args.results.mkdir(parents=True, exist_ok=True)
     (args.results / f"{args.label}.json").write_text(json.dumps(results, indent=2) + "\n")

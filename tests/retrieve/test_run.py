@@ -128,36 +128,26 @@ def test_evaluate_candidates_reads_the_newest_answers_or_candidates_artifact(
     root = tmp_path / "artifacts"
     shutil.copytree(indexed.settings.runtime.artifact_root, root)
     gold = str(indexed.corpus.gold)
-    answered_ids = ["synth_q_001", "synth_q_002"]
-    answered = runner.invoke(
-        app,
-        [
-            "--artifacts", str(root), "answer",
-            "--questions", str(question_file(indexed, tmp_path / "a.jsonl", answered_ids)),
-        ],
-    )  # fmt: skip
-    assert answered.exit_code == 0, answered.output
-    answers = json.loads(answered.stdout)["artifact"]
+
+    def run(command: str, query_ids: list[str], *extra: str) -> dict[str, Any]:
+        """One CLI command on ``root`` (on these questions, unless ``extra`` is its options)."""
+        options = extra or (
+            "--questions",
+            str(question_file(indexed, tmp_path / f"{command}.jsonl", query_ids)),
+        )
+        done = runner.invoke(app, ["--artifacts", str(root), command, *options])
+        assert done.exit_code == 0, done.output
+        return dict(json.loads(done.stdout))
 
     def recall(*extra: str) -> dict[str, Any]:
-        scored = runner.invoke(
-            app, ["--artifacts", str(root), "evaluate", "--gold", gold, "--candidates", *extra]
-        )
-        assert scored.exit_code == 0, scored.output
-        (report,) = json.loads(scored.stdout).values()
+        (report,) = run("evaluate", [], "--gold", gold, "--candidates", *extra).values()
         return dict(report)
 
+    answers = run("answer", ["synth_q_001", "synth_q_002"])["artifact"]
     # Only an answers artifact: its candidates, not "run littrace retrieve first".
     assert recall()["overall"]["questions"] == 2
     retrieved_ids = ["synth_q_003", "synth_q_004", "synth_q_005"]
-    retrieved = runner.invoke(
-        app,
-        [
-            "--artifacts", str(root), "retrieve",
-            "--questions", str(question_file(indexed, tmp_path / "r.jsonl", retrieved_ids)),
-        ],
-    )  # fmt: skip
-    assert retrieved.exit_code == 0, retrieved.output
+    run("retrieve", retrieved_ids)
     # The newer of the two is read; --artifact still picks the answers artifact.
     assert recall()["overall"]["questions"] == 3
     assert recall("--artifact", answers)["overall"]["questions"] == 2
