@@ -142,17 +142,40 @@ def run_ablations(
 ) -> dict[str, RecallReport]:
     """Retrieve ``questions`` once per variant (settings overrides) and score each.
 
+    A variant that differs from an earlier one only in ``relate`` settings is replayed from
+    that one's traces (:func:`~littrace.retrieve.run.replay_relate`): Relate runs after the
+    rounds and reads nothing else of them, so the candidates are the same as a retrieval's.
     ``progress(variant, query_id, done, total)`` is called after each question.
     """
-    from littrace.retrieve.run import apply_overrides, retrieve_questions
+    from littrace.retrieve.retriever import RetrievalResources
+    from littrace.retrieve.run import (
+        RetrieveRun,
+        apply_overrides,
+        open_resources,
+        replay_relate,
+        retrieve_questions,
+    )
 
     reports: dict[str, RecallReport] = {}
+    retrieved: dict[tuple[tuple[str, Any], ...], RetrieveRun] = {}
+    opened: list[RetrievalResources] = []
     for name, overrides in variants.items():
 
         def advance(query_id: str, done: int, total: int, name: str = name) -> None:
             if progress is not None:
                 progress(name, query_id, done, total)
 
-        run = retrieve_questions(questions, apply_overrides(settings, overrides), progress=advance)
-        reports[name] = candidate_recall(run.candidates(), gold, settings.evaluate.recall_k)
+        variant = apply_overrides(settings, overrides)
+        rounds = tuple(sorted((k, v) for k, v in overrides.items() if not k.startswith("relate.")))
+        if rounds in retrieved:
+            if not opened:
+                opened.append(open_resources(settings))
+            records = retrieved[rounds].records
+            candidates = replay_relate(records, opened[0], variant)
+            advance("replayed", len(records), len(records))
+        else:
+            run = retrieve_questions(questions, variant, progress=advance)
+            retrieved[rounds] = run
+            candidates = run.candidates()
+        reports[name] = candidate_recall(candidates, gold, settings.evaluate.recall_k)
     return reports
