@@ -21,8 +21,10 @@ from littrace.retrieve.run import (
     PARTIAL_DIR,
     apply_overrides,
     latest,
+    open_resources,
     read_candidates,
     read_questions,
+    replay_relate,
     retrieve_questions,
 )
 from tests.retrieve.conftest import Indexed
@@ -152,6 +154,30 @@ def test_evaluate_candidates_reads_the_newest_answers_or_candidates_artifact(
     assert recall()["overall"]["questions"] == 3
     assert recall("--artifact", answers)["overall"]["questions"] == 2
     assert set(recall("--artifact", answers)["gold_without_candidates"]) >= set(retrieved_ids)
+
+
+def test_a_relate_only_variant_is_replayed_to_the_candidates_its_retrieval_gives(
+    indexed: Indexed, tmp_path: Path
+) -> None:
+    multi = [r["query_id"] for r in gold_records(indexed) if r["task_family"] == "multi_paper"]
+    questions = question_file(indexed, tmp_path / "multi.jsonl", multi[:4])
+    variants = {
+        "a_and_b": {},
+        "a_only": {"relate.enabled": False},
+        "no_paper_bm25": {"relate.bm25.enabled": False},
+        "no_embedding": {"relate.embedding.enabled": False},
+    }
+    retrieved = {
+        name: retrieve_questions(questions, apply_overrides(indexed.settings, overrides))
+        for name, overrides in variants.items()
+    }
+    resources = open_resources(indexed.settings)
+    base = retrieved["a_and_b"].records
+    for name, overrides in variants.items():
+        replayed = replay_relate(base, resources, apply_overrides(indexed.settings, overrides))
+        assert replayed == retrieved[name].candidates(), name
+    # Relate matters on these questions, so the replay is not trivially A+B's.
+    assert retrieved["a_only"].candidates() != retrieved["a_and_b"].candidates()
 
 
 def test_relate_finds_the_unnamed_papers_of_multi_paper_questions(
