@@ -55,6 +55,6 @@ def test_the_results_table_has_a_row_per_variant_and_single_multi_all_columns() 
         "splits": {"dev": {"seconds": 5, "variants": {"a": report(0.5), "b": report(1.0)}}},
     }
     text = hard.markdown(results)
-    assert "## dev (single 2, multi 1, all 3 questions; 5 s for all variants)" in text
+    assert "## dev (single 2, multi 1, all 3 questions; 5 s for all variants" in text
     assert "| a | " + " | ".join(["0.500"] * 12) + " |" in text
     assert "| variant | single @1 | single @5 | single @10 | single @50 | multi @1" in text
