@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export PREFECT_HOME ?= $(CURDIR)/.prefect
 
-.PHONY: install native browser test lint typecheck pytest demo serve bench bench-ingest bench-index bench-retrieve bench-realqa bench-rerun bench-parallel clean
+.PHONY: install native browser test lint typecheck pytest demo serve bench bench-ingest bench-index bench-retrieve bench-realqa bench-realqa-hard bench-rerun bench-parallel clean
 
 install: $(STAMP)
 
@@ -82,6 +82,12 @@ bench-retrieve: $(STAMP)
 # make bench-realqa [PROFILE=gpu] [LLM=openai/gpt-4o-mini] [ARGS="--reader intragent"]
 bench-realqa: $(STAMP) $(NATIVE)
 	$(BIN)/python bench/realqa/run.py $(if $(PROFILE),--profile $(PROFILE)) $(if $(LLM),--llm $(LLM)) $(ARGS)
+
+# Candidate recall of the retriever's variants (1 vs 3 rounds, Ranking A only vs A+B, Relate
+# without each signal) on the realqa questions against a 10,000-paper pool, where recall is
+# not saturated; cached under artifacts/realqa-hard/ (bench/realqa/README.md).
+bench-realqa-hard: $(STAMP) $(NATIVE)
+	$(BIN)/python bench/realqa/hard.py $(if $(PROFILE),--profile $(PROFILE)) $(ARGS)
 
 clean:
 	rm -rf $(VENV) build .prefect .mypy_cache .ruff_cache .pytest_cache

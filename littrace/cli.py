@@ -318,7 +318,9 @@ def evaluate(
         bool,
         typer.Option(
             "--candidates",
-            help="Candidate recall@k by task family, of --artifact or the latest candidates.",
+            help="Candidate recall@k by task family, of --artifact or else of the newest "
+            "artifact with candidates: the latest `littrace answer` or `littrace retrieve` "
+            "run's, whichever finished last.",
         ),
     ] = False,
     artifact: Annotated[
@@ -383,7 +385,7 @@ def _evaluate_recall(
 ) -> None:
     """Candidate recall of one artifact, or of every ablation variant over ``questions``."""
     from littrace.evaluate.recall import candidate_recall, read_gold_papers, run_ablations
-    from littrace.retrieve.run import CANDIDATES_STAGE, artifact_at, latest, read_candidates
+    from littrace.retrieve.run import artifact_at, latest_candidates, read_candidates
     from littrace.schema import JsonlError
 
     try:
@@ -392,9 +394,7 @@ def _evaluate_recall(
             chosen = (
                 artifact_at(artifact)
                 if artifact
-                else latest(
-                    Path(settings.runtime.artifact_root), CANDIDATES_STAGE, "littrace retrieve"
-                )
+                else latest_candidates(Path(settings.runtime.artifact_root))
             )
             report = candidate_recall(
                 read_candidates(chosen), gold_papers, settings.evaluate.recall_k

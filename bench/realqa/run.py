@@ -26,6 +26,7 @@ import platform
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -63,17 +64,27 @@ COLUMNS = {
 RECALL_KS = (1, 5, 10, 20, 50)
 
 
-def littrace(args: argparse.Namespace, *command: str) -> dict[str, Any]:
-    """Run one ``littrace`` command with the chosen global options; its JSON stdout."""
+def littrace_argv(args: argparse.Namespace, *command: str) -> list[str]:
+    """The command line of one ``littrace`` command with the chosen global options."""
     options = ["--artifacts", str(args.artifacts)]
     if args.profile:
         options += ["--profile", args.profile]
-    argv = [sys.executable, "-m", "littrace.cli", *options, *command]
-    done = subprocess.run(argv, cwd=ROOT, stdout=subprocess.PIPE, text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"littrace {' '.join(command)} failed with status {done.returncode}")
-    payload: dict[str, Any] = json.loads(done.stdout)
+    return [sys.executable, "-m", "littrace.cli", *options, *command]
+
+
+def littrace_output(command: Sequence[str], status: int, stdout: str) -> dict[str, Any]:
+    """The JSON stdout of a finished ``littrace`` command; a failure stops the benchmark."""
+    if status != 0:
+        raise SystemExit(f"littrace {' '.join(command)} failed with status {status}")
+    payload: dict[str, Any] = json.loads(stdout)
     return payload
+
+
+def littrace(args: argparse.Namespace, *command: str) -> dict[str, Any]:
+    """Run one ``littrace`` command with the chosen global options; its JSON stdout."""
+    argv = littrace_argv(args, *command)
+    done = subprocess.run(argv, cwd=ROOT, stdout=subprocess.PIPE, text=True, check=False)
+    return littrace_output(command, done.returncode, done.stdout)
 
 
 def answer_options(args: argparse.Namespace) -> list[str]:

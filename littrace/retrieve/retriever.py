@@ -35,7 +35,7 @@ from littrace.index.papers import PaperVectors
 from littrace.index.stage import BM25_DIR, HNSW_DIR, VECTORS_DIR, IndexArtifacts
 from littrace.llm.client import CallRecord, LlmClient
 from littrace.llm.schemas import Plan
-from littrace.relate.expand import Signal, ab_fusion, build_signals, expand
+from littrace.relate.expand import AbPaper, Signal, ab_fusion, build_signals, expand
 from littrace.retrieve.decompose import decompose, normalise
 from littrace.retrieve.fusion import round_robin
 from littrace.retrieve.hybrid import HybridResult, HybridSearcher, PrfResult
@@ -247,23 +247,10 @@ def retrieve(
         missing = verification.missing
 
     ranking_a = [paper for paper, _ in pool.paper_ranking()]
-    ranking_b: list[str] = []
-    relate = settings.relate
-    relate_started = time.perf_counter()
-    if relate.enabled and ranking_a:
-        seeds = ranking_a[: relate.seed_top_a]
-        if relate.seed_verified:
-            seeds += [paper for paper in verified if paper not in seeds]
-        expanded = expand(seeds, resources.signals(relate), relate)
-        ranking_b = expanded.papers
-        trace["relate"] = {
-            "seeds": seeds,
-            "merged": expanded.merged,
-            "ranking_b": ranking_b,
-            "seconds": round(time.perf_counter() - relate_started, 3),
-        }
-    fused = ab_fusion(ranking_a, ranking_b, relate.fusion)
-    candidates = select_candidates([paper.paper_id for paper in fused], plan, resources, settings)
+    related = relate_and_select(plan, ranking_a, verified, resources, settings)
+    if related.relate_trace is not None:
+        trace["relate"] = related.relate_trace
+    ranking_b, fused, candidates = related.ranking_b, related.fused, related.candidates
     trace.update(
         stop_reason=stop_reason,
         verified=verified,
@@ -279,6 +266,48 @@ def retrieve(
     return RetrievalResult(
         question.query_id, plan, candidates, ranking_a, ranking_b, verified, pool, trace
     )
+
+
+@dataclass
+class Related:
+    """What Relate and the selection make of Ranking A: Ranking B (with its trace, None when
+    Relate is off), the A/B fusion and the final candidates."""
+
+    ranking_b: list[str]
+    relate_trace: dict[str, Any] | None
+    fused: list[AbPaper]
+    candidates: list[str]
+
+
+def relate_and_select(
+    plan: Plan,
+    ranking_a: list[str],
+    verified: list[str],
+    resources: RetrievalResources,
+    settings: Settings,
+) -> Related:
+    """Ranking B from Ranking A's top papers and the verified ones, fused with A, then the
+    candidates selected (Lit3R §2.1.3, TRACE §3.1). It reads no ``retrieve`` round state,
+    so a retrieval trace's ``ranking_a``, ``verified`` and plan replay it exactly."""
+    relate = settings.relate
+    started = time.perf_counter()
+    ranking_b: list[str] = []
+    relate_trace = None
+    if relate.enabled and ranking_a:
+        seeds = ranking_a[: relate.seed_top_a]
+        if relate.seed_verified:
+            seeds += [paper for paper in verified if paper not in seeds]
+        expanded = expand(seeds, resources.signals(relate), relate)
+        ranking_b = expanded.papers
+        relate_trace = {
+            "seeds": seeds,
+            "merged": expanded.merged,
+            "ranking_b": ranking_b,
+            "seconds": round(time.perf_counter() - started, 3),
+        }
+    fused = ab_fusion(ranking_a, ranking_b, relate.fusion)
+    candidates = select_candidates([paper.paper_id for paper in fused], plan, resources, settings)
+    return Related(ranking_b, relate_trace, fused, candidates)
 
 
 def _rerank(

@@ -27,11 +27,11 @@ from __future__ import annotations
 import json
 import shutil
 import uuid
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
@@ -58,6 +58,9 @@ from littrace.index.stage import (
 )
 from littrace.schema import Question, read_jsonl
 
+if TYPE_CHECKING:
+    from littrace.retrieve.retriever import RetrievalResources
+
 __all__ = [
     "CANDIDATES_SCHEMA",
     "CANDIDATES_STAGE",
@@ -67,9 +70,12 @@ __all__ = [
     "artifact_at",
     "candidate_rows",
     "find_trace",
+    "latest_candidates",
     "open_indexes",
+    "open_resources",
     "read_candidates",
     "read_traces",
+    "replay_relate",
     "retrieve_questions",
 ]
 
@@ -134,6 +140,30 @@ def latest(root: Path, stage: str, make: str) -> Artifact:
         raise MissingArtifactError(
             f"no {stage} artifact under {root}: run `{make}` first"
         ) from error
+
+
+def latest_candidates(root: Path) -> Artifact:
+    """The newest artifact with a ``candidates`` table, ``answers`` or ``candidates``: the one
+    most recently created or used by a run (the catalog's ``used``), else newest on disk."""
+    store = ArtifactStore(root, catalog=False)
+    on_disk = sorted(
+        (artifact for stage in TRACE_STAGES for artifact in store.artifacts(stage)),
+        key=lambda artifact: artifact.manifest.created,
+        reverse=True,
+    )
+    if not on_disk:
+        raise MissingArtifactError(
+            f"no answers or candidates artifact under {root}: run `littrace answer` or "
+            "`littrace retrieve` first"
+        )
+    used = Catalog(root).query(
+        'SELECT hash FROM artifacts WHERE "table" = $1 AND list_contains($2, stage) '
+        "ORDER BY used DESC, created DESC",
+        ["candidates", list(TRACE_STAGES)],
+    )
+    by_hash = {artifact.hash: artifact for artifact in on_disk}
+    listed = [by_hash[h] for h in used.column("hash").to_pylist() if h in by_hash]
+    return (listed or on_disk)[0]
 
 
 def artifact_at(path: Path) -> Artifact:
@@ -278,6 +308,34 @@ def retrieve_questions(
     )
     shutil.rmtree(partial, ignore_errors=True)
     return RetrieveRun(artifact, records, retrieved)
+
+
+def open_resources(settings: Settings) -> RetrievalResources:
+    """The retriever's resources over the latest corpus and its indexes (none built here)."""
+    from littrace.retrieve.retriever import RetrievalResources
+
+    corpus = latest(Path(settings.runtime.artifact_root), "corpus", "littrace ingest")
+    return RetrievalResources.open(open_indexes(corpus, settings), corpus, settings)
+
+
+def replay_relate(
+    records: Sequence[Record], resources: RetrievalResources, settings: Settings
+) -> dict[str, list[str]]:
+    """Per question, the candidates ``settings``' Relate and selection make of a run's
+    recorded Ranking A, verified papers and plan: the rounds are not run again, so a variant
+    that changes only ``relate`` settings costs no retrieval."""
+    from littrace.llm.schemas import Plan
+    from littrace.retrieve.retriever import relate_and_select
+
+    replayed: dict[str, list[str]] = {}
+    for record in records:
+        trace = record["retrieval"]
+        plan = Plan.model_validate(trace["plan"]["value"])
+        related = relate_and_select(
+            plan, list(trace["ranking_a"]), list(trace["verified"]), resources, settings
+        )
+        replayed[record["query_id"]] = related.candidates
+    return replayed
 
 
 def read_traces(artifact: Artifact) -> list[Record]:

@@ -18,6 +18,8 @@ Example:
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -411,9 +413,54 @@ def plan_corpus(rng: random.Random, n_papers: int, distractor_share: float = 0.2
         papers.extend(line)
         lines.append(tuple(line))
 
-    distractors = []
-    for i in range(n_distractors):
-        topic = rng.choice(TOPICS)
+    distractors = plan_metadata_only(rng, TOPICS, numbers[n_papers:], names)
+    return CorpusPlan(tuple(papers), tuple(lines), tuple(distractors))
+
+
+# A name a paper uses for a model, dataset or metric: a word with an inner capital or a digit
+# ("SciBERT", "ChemProt", "GPT-4", "F1"), not a sentence-initial capital.
+_NAMED = re.compile(r"\b[A-Za-z][a-z]*(?:[A-Z0-9][A-Za-z0-9]*)+(?:-[A-Za-z0-9]+)*\b")
+_LEADING_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+
+
+def topic_like(title: str, abstract: str, base: Topic, max_names: int = 8) -> Topic:
+    """``base`` re-aimed at a real paper, for distractors that share its subject and words.
+
+    The task is the paper's title after a ``Name:`` prefix, lower-cased except for names
+    ("A Pretrained Language Model for Scientific Text" -> "pretrained language model for
+    scientific text"); the datasets are the first ``max_names`` names its title and abstract
+    use, ``base``'s datasets filling in when it uses fewer than two.
+
+    Example:
+        >>> topic = topic_like("SciBERT: A Model for Scientific Text",
+        ...     "We evaluate SciBERT on ChemProt and SciERC.", TOPICS[0])
+        >>> topic.task, topic.datasets
+        ('model for scientific text', ('SciBERT', 'ChemProt', 'SciERC'))
+    """
+    subject = title.split(":", 1)[-1].strip() or title.strip()
+    words = _LEADING_ARTICLE.sub("", subject).split()
+    task = " ".join(word if _NAMED.fullmatch(word) else word.lower() for word in words)
+    names = list(dict.fromkeys(_NAMED.findall(f"{title} {abstract}")))[:max_names]
+    if len(names) < 2:
+        names += [dataset for dataset in base.datasets if dataset not in names][: 2 - len(names)]
+    return replace(base, task=task or base.task, datasets=tuple(names))
+
+
+def plan_metadata_only(
+    rng: random.Random,
+    topics: Sequence[Topic],
+    numbers: Sequence[int],
+    names: _Names | None = None,
+) -> list[MetadataOnlyPaper]:
+    """One metadata-only paper (title + abstract) per id number, on a topic drawn from
+    ``topics``; its abstract names two of the topic's datasets, so a topic needs two or more.
+
+    Method names are unique within ``names`` (a fresh set when none is given).
+    """
+    names = names or _Names(rng)
+    papers = []
+    for number in numbers:
+        topic = rng.choice(topics)
         method = names.method()
         phrase = rng.choice(METHOD_PHRASES)
         year = rng.choice((2024, 2025))
@@ -423,9 +470,9 @@ def plan_corpus(rng: random.Random, n_papers: int, distractor_share: float = 0.2
         sentences.append(
             f"Experiments on {' and '.join(rng.sample(topic.datasets, 2))} show consistent gains."
         )
-        distractors.append(
+        papers.append(
             MetadataOnlyPaper(
-                paper_id=f"synth{year}_{numbers[n_papers + i]:05d}",
+                paper_id=f"synth{year}_{number:05d}",
                 title=f"{method}: {phrase} for {title_case(topic.task)}",
                 authors=names.people(2, 5),
                 abstract=" ".join(sentences),
@@ -433,7 +480,7 @@ def plan_corpus(rng: random.Random, n_papers: int, distractor_share: float = 0.2
                 year=year,
             )
         )
-    return CorpusPlan(tuple(papers), tuple(lines), tuple(distractors))
+    return papers
 
 
 def _plan_line(

@@ -4,6 +4,7 @@ the CLI (retrieve, trace, evaluate --candidates), Relate's gain, and the LLM bac
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,10 @@ from littrace.retrieve.run import (
     PARTIAL_DIR,
     apply_overrides,
     latest,
+    open_resources,
     read_candidates,
     read_questions,
+    replay_relate,
     retrieve_questions,
 )
 from tests.retrieve.conftest import Indexed
@@ -118,6 +121,63 @@ def test_the_cli_retrieves_evaluates_candidate_recall_and_prints_a_trace(
         app, ["--artifacts", root, "evaluate", "--gold", gold, "--candidates", "--pred", gold]
     )
     assert both.exit_code == 1 and "exactly one of" in both.output
+
+
+def test_evaluate_candidates_reads_the_newest_answers_or_candidates_artifact(
+    indexed: Indexed, tmp_path: Path
+) -> None:
+    # A root of its own (the shared one's corpus and indexes copied), so "newest" is ours.
+    root = tmp_path / "artifacts"
+    shutil.copytree(indexed.settings.runtime.artifact_root, root)
+    gold = str(indexed.corpus.gold)
+
+    def run(command: str, query_ids: list[str], *extra: str) -> dict[str, Any]:
+        """One CLI command on ``root`` (on these questions, unless ``extra`` is its options)."""
+        options = extra or (
+            "--questions",
+            str(question_file(indexed, tmp_path / f"{command}.jsonl", query_ids)),
+        )
+        done = runner.invoke(app, ["--artifacts", str(root), command, *options])
+        assert done.exit_code == 0, done.output
+        return dict(json.loads(done.stdout))
+
+    def recall(*extra: str) -> dict[str, Any]:
+        (report,) = run("evaluate", [], "--gold", gold, "--candidates", *extra).values()
+        return dict(report)
+
+    answers = run("answer", ["synth_q_001", "synth_q_002"])["artifact"]
+    # Only an answers artifact: its candidates, not "run littrace retrieve first".
+    assert recall()["overall"]["questions"] == 2
+    retrieved_ids = ["synth_q_003", "synth_q_004", "synth_q_005"]
+    run("retrieve", retrieved_ids)
+    # The newer of the two is read; --artifact still picks the answers artifact.
+    assert recall()["overall"]["questions"] == 3
+    assert recall("--artifact", answers)["overall"]["questions"] == 2
+    assert set(recall("--artifact", answers)["gold_without_candidates"]) >= set(retrieved_ids)
+
+
+def test_a_relate_only_variant_is_replayed_to_the_candidates_its_retrieval_gives(
+    indexed: Indexed, tmp_path: Path
+) -> None:
+    multi = [r["query_id"] for r in gold_records(indexed) if r["task_family"] == "multi_paper"]
+    questions = question_file(indexed, tmp_path / "multi.jsonl", multi[:4])
+    variants = {
+        "a_and_b": {},
+        "a_only": {"relate.enabled": False},
+        "no_paper_bm25": {"relate.bm25.enabled": False},
+        "no_embedding": {"relate.embedding.enabled": False},
+    }
+    retrieved = {
+        name: retrieve_questions(questions, apply_overrides(indexed.settings, overrides))
+        for name, overrides in variants.items()
+    }
+    resources = open_resources(indexed.settings)
+    base = retrieved["a_and_b"].records
+    for name, overrides in variants.items():
+        replayed = replay_relate(base, resources, apply_overrides(indexed.settings, overrides))
+        assert replayed == retrieved[name].candidates(), name
+    # Relate matters on these questions, so the replay is not trivially A+B's.
+    assert retrieved["a_only"].candidates() != retrieved["a_and_b"].candidates()
 
 
 def test_relate_finds_the_unnamed_papers_of_multi_paper_questions(
