@@ -183,15 +183,18 @@ def main() -> None:
         papers = build_paper_index(chunks, work / "papers", threads=args.threads)
 
         asked = questions(args.questions)
-        with Bm25Searcher(work / "ours") as searcher, Bm25Searcher(work / "papers") as paper:
+        with (
+            Bm25Searcher(work / "ours", threads=args.threads) as searcher,
+            Bm25Searcher(work / "papers", threads=args.threads) as paper,
+        ):
             assert searcher.num_docs == len(chunks)
             searcher.batch_search(asked[:20], k=100)  # warm the JIT and the page cache
             single = [timed(partial(searcher.search, question, k=100)) for question in asked]
             fours = [
-                timed(partial(searcher.batch_search, asked[i : i + 4], 100, args.threads))
+                timed(partial(searcher.batch_search, asked[i : i + 4], 100))
                 for i in range(0, len(asked), 4)
             ]
-            whole = timed(lambda: searcher.batch_search(asked, k=100, threads=args.threads))
+            whole = timed(lambda: searcher.batch_search(asked, k=100))
             openings = [
                 paper.doc_text(f"bench_{n:05d}")[:1200]
                 for n in range(min(len(asked), len(chunks) // CHUNKS_PER_PAPER))

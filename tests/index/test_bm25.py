@@ -10,6 +10,7 @@ import pytest
 
 from littrace.corpus.model import Chunk
 from littrace.index.bm25 import (
+    DOC_IDS_FILE,
     MAX_QUERY_CHARS,
     PAPER_CHUNK_SEPARATOR,
     Bm25Searcher,
@@ -19,8 +20,10 @@ from littrace.index.bm25 import (
     build_paper_index,
     clean_query,
     paper_documents,
+    write_doc_ids,
     write_jsonl,
 )
+from littrace.index.bm25 import _java as anserini
 
 TOPICS = {
     "p1": ("retrieval", "sparse retrieval with inverted indexes and term weighting"),
@@ -230,7 +233,7 @@ def test_clean_query_cuts_and_replaces() -> None:
 def test_batch_search_equals_single_search_in_query_order(searcher: Bm25Searcher) -> None:
     queries = [f"the {needle}" for needle in NEEDLES.values()]
     queries += ["sparse retrieval term weighting", *NASTY_QUERIES, "quokka"]
-    batched = searcher.batch_search(queries, k=4, threads=2)
+    batched = searcher.batch_search(queries, k=4)
     assert batched == [searcher.search(query, k=4) for query in queries]
     assert [hits[0].doc_id for hits in batched[: len(NEEDLES)]] == list(NEEDLES)
     assert searcher.batch_search([], k=4) == []
@@ -246,3 +249,44 @@ def test_k_must_be_positive(searcher: Bm25Searcher) -> None:
 def test_missing_index_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         Bm25Searcher(tmp_path / "nowhere")
+
+
+@pytest.mark.parametrize("k", [1, 3, 10, 40])
+def test_hits_are_anserinis_own(chunk_index: Path, k: int) -> None:
+    # Anserini's SimpleSearcher (what pyserini's LuceneSearcher wraps) is the reference: the
+    # same documents, order (score, then id) and tie-adjusted scores.
+    reference = anserini().simple_searcher(str(chunk_index))
+    reference.set_bm25(1.2, 0.75)
+    queries = ["section paper results", "the aardvark digs", "quokka marimba", FILLER, "zzz"]
+    with Bm25Searcher(chunk_index, k1=1.2, b=0.75) as searcher:
+        for query in queries:
+            expected = [
+                (str(hit.docid), round(float(hit.score), 6)) for hit in reference.search(query, k)
+            ]
+            assert [(hit.doc_id, hit.score) for hit in searcher.search(query, k)] == expected
+    reference.close()
+
+
+def test_a_tie_across_the_cut_keeps_the_smallest_ids(tmp_path: Path) -> None:
+    # Forty equal documents indexed in descending id order: Lucene's own cut would keep the
+    # first indexed (largest ids); the searcher keeps the smallest, as Anserini's sort does.
+    docs = [(f"d{number:02d}", "identical words in every document") for number in range(39, -1, -1)]
+    build_bm25_index(docs, tmp_path / "ties", threads=1)
+    with Bm25Searcher(tmp_path / "ties", threads=1) as searcher:
+        hits = searcher.search("identical words", k=5)
+    assert [hit.doc_id for hit in hits] == ["d00", "d01", "d02", "d03", "d04"]
+    assert [hit.rank for hit in hits] == [1, 2, 3, 4, 5]
+    # Anserini's tie adjuster: each further tie is 1e-6 lower.
+    assert [round(hits[0].score - hit.score, 6) for hit in hits] == [0, 1e-6, 2e-6, 3e-6, 4e-6]
+
+
+def test_doc_ids_are_written_with_the_index_and_required_to_search(tmp_path: Path) -> None:
+    build_bm25_index([("a", "alpha words"), ("b", "beta words")], tmp_path / "idx", threads=1)
+    ids_file = tmp_path / "idx" / DOC_IDS_FILE
+    assert sorted(json.loads(ids_file.read_text(encoding="utf-8"))) == ["a", "b"]
+    ids_file.unlink()
+    with pytest.raises(FileNotFoundError, match="write_doc_ids"):
+        Bm25Searcher(tmp_path / "idx")
+    write_doc_ids(tmp_path / "idx")
+    with Bm25Searcher(tmp_path / "idx") as searcher:
+        assert [hit.doc_id for hit in searcher.search("beta", k=2)] == ["b"]
