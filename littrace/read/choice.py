@@ -218,9 +218,11 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
     text = question.question
     wants_max, wants_min = bool(MAX_WORDS.search(text)), bool(MIN_WORDS.search(text))
     options = question.multiple_choice_options or []
-    if not options or wants_max == wants_min or any(numbers(o.text) for o in options):
+    if not options or wants_max == wants_min:
         return None
-    named = {o.label: question_terms(o.text) for o in options}
+    # An option may print its value beside the row it names: "SciBERT fine-tune on co-read
+    # (77.1)". Options that are only numbers name no row, and so pick none.
+    named = {o.label: question_terms(_without_numbers(o.text)) for o in options}
     wanted = asked_terms(text) - frozenset().union(*named.values())
     best: tuple[float, Choice] | None = None
     for table in tables:
@@ -262,6 +264,12 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
         if best is None or confidence > best[0]:
             best = (confidence, choice)
     return best[1] if best else None
+
+
+def _without_numbers(text: str) -> str:
+    for number in reversed(numbers(text)):
+        text = text[: number.start] + text[number.end :]
+    return text
 
 
 # Entries cited by the best-matching sentences that can support an option.

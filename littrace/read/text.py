@@ -230,12 +230,27 @@ def first_number(text: str) -> tuple[float, int] | None:
 
 
 def parse_value(text: str) -> float | None:
-    """The number ``text`` is, if it is one number (units like ``%`` allowed), else None."""
-    found = numbers(text)
+    """The number ``text`` is, if it is one number (units like ``%`` and marks like ``†``
+    allowed, and a spread or change after it: ``23.00(0.08)``, ``47.2 ± 0.3``), else None.
+    A setting such as ``k = 5`` is not a value, nor a number with a stray bracket
+    (``2021)``, the end of a citation).
+
+    Example:
+        >>> parse_value("83.64†"), parse_value("23.00(0.08)"), parse_value("k = 5")
+        (83.64, 23.0, None)
+    """
+    found = numbers(_SPREAD.sub("", text, count=1))
     if len(found) != 1:
         return None
-    rest = (text[: found[0].start] + text[found[0].end :]).strip()
-    return found[0].value if len(rest) <= 3 else None
+    bare = _SPREAD.sub("", text, count=1)
+    rest = (bare[: found[0].start] + bare[found[0].end :]).strip()
+    return found[0].value if len(rest) <= 3 and not set(rest) & set("=()[]") else None
+
+
+# A spread or change printed after a value: "(0.08)", "± 0.3", "(+1.2)", "(±0.5)".
+_SPREAD = re.compile(
+    r"(?<=[\d%])\s*(?:\(\s*(?:±|\+/-|\+-|[+−-])?\s*\d[\d.,]*%?\s*\)|(?:±|\+/-|\+-)\s*\d[\d.,]*%?)"
+)
 
 
 def decimals(printed: str) -> int:

@@ -25,11 +25,12 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from littrace.read.text import parse_value, terms
+from littrace.read.text import norm, parse_value, terms
 
 __all__ = [
     "SYNONYMS",
@@ -57,9 +58,25 @@ SYNONYMS = {
     "r": "recall",
     "acc": "accuracy",
 }
-# Two different tokens meet when they share a prefix this long and one is a prefix of the
-# other ("finetun" ~ "finetune", "pretrain" ~ "pretraining").
+# Two different tokens meet when they share a prefix this long and the term is the shorter
+# one (a stem or a cut: "finetun" ~ "finetune", "multivec" ~ "multivector") or adds only an
+# inflection or derivation ("pretraining" ~ "pretrain"), not another word ("GROBIDCRF" is
+# not "GROBID").
 _STEM_PREFIX = 5
+_SUFFIX = re.compile(
+    r"|e|d|s|es|ed|er|ers|ing|ings|ion|ions|ation|ations|al|ally|ly|ment|ments|ity|ive|ness"
+    r"|ize|ized|ise|ised|ization|isation"
+)
+# What a table prints where it has no value ("/", "-", "–", "n/a"): neither a number nor a
+# label when columns and rows are told apart.
+_PLACEHOLDER = re.compile(r"[-–—/\\.*×]+|n/?a|N/?A|none|None", re.IGNORECASE)
+# A sub-table's title printed over its part of a stacked table: "(a) AUC-ROC results".
+_PANEL_TITLE = re.compile(r"\([a-h]\)\s+\S")
+# A whole number as a setting is printed: "20%", "7B", "512", "1,024" (a lone digit is too
+# common in a question, "Table 1", to say which row it means).
+_WHOLE = re.compile(r"\d{1,3}(?:,\d{3})*\s?[%A-Za-z]{1,2}|\d{1,3}(?:,\d{3})+|\d{2,3}")
+# A question naming one of a row's settings prefers that row by this much of a label.
+_KEY_WEIGHT = 0.25
 # A citation printed inside a label: "ChemProt (Kringelum et al., 2016)".
 _CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)")
 # Outer labels ("Bio", "NER") say less about a row than its innermost label ("JNLPBA").
@@ -114,7 +131,7 @@ def header_row_count(grid: Grid, labels: int) -> int:
 
 
 def _mostly_numbers(texts: Iterable[str]) -> bool:
-    filled = [text for text in texts if text]
+    filled = [text for text in texts if text and not _PLACEHOLDER.fullmatch(text)]
     return bool(filled) and sum(_is_number(t) for t in filled) / len(filled) >= 0.5
 
 
@@ -128,6 +145,9 @@ class TableCell:
     column_path: tuple[str, ...]
     text: str
     value: float | None
+    # The row's other whole-number cells ("20%", "7B", "512"): settings that tell rows with
+    # the same label apart ("Hold-out | 20% | 23.00" under "Hold-out | 10% | 23.05").
+    row_keys: tuple[str, ...] = ()
 
 
 def _nearest_label(grid: Grid, i: int, j: int, first: int) -> str:
@@ -144,47 +164,155 @@ def _nearest_label(grid: Grid, i: int, j: int, first: int) -> str:
     return ""
 
 
+def _spanning_row(grid: Grid, i: int, labels: int, width: int, below: int | None) -> list[str]:
+    """Header row ``i`` with each spanning header filled across the columns it spans.
+
+    ``below`` is the next header row with value headers (None for the last header row).
+    A spanning header is printed once over its span. Where the row's headers split the value
+    columns into equal spans holding one header each and the ``below`` row repeats itself with
+    that period ("Classification" and "Regression" each over "Latency | ... | FLASH", printed
+    at or near the middle of their span), each fills its span;
+    a sub-table title ("(a) AUC-ROC results") fills the whole row; otherwise a header spans the
+    columns to its right that have their own sub-header, as its first column does (a header
+    wrapped onto a second line has nothing below its first line).
+    """
+    own = [_cell(grid, i, j) for j in range(width)]
+    placed = [j for j in range(labels, width) if own[j]]
+    values = width - labels
+    titles = [text for text in own if text]
+    if len(titles) == 1 and _PANEL_TITLE.match(titles[0]):
+        return own[:labels] + titles * values
+    if below is None or not placed:
+        return own
+    if len(placed) >= 2 and values % len(placed) == 0:
+        span = values // len(placed)
+        under = [_cell(grid, below, j) for j in range(labels, width)]
+        if all((j - labels) // span == n for n, j in enumerate(placed)) and _periodic(under, span):
+            return own[:labels] + [own[placed[(j - labels) // span]] for j in range(labels, width)]
+    filled = list(own)
+    for j in range(labels, width):
+        if own[j] or not _cell(grid, i + 1, j):
+            continue
+        left = j - 1
+        while left >= labels and not own[left] and _cell(grid, i + 1, left):
+            left -= 1
+        if left >= labels and own[left] and _cell(grid, i + 1, left):
+            filled[j] = own[left]
+    return filled
+
+
+def _periodic(row: Sequence[str], span: int) -> bool:
+    """Whether ``row`` repeats itself every ``span`` cells, mostly and word for word ("P | R |
+    F1" under each of four systems; "Acc ↑" ~ "Acc"), as the sub-headers under equal spans do."""
+    pairs = [
+        (norm(row[j]), norm(row[j % span]))
+        for j in range(span, len(row))
+        if row[j] or row[j % span]
+    ]
+    return bool(pairs) and sum(a == b for a, b in pairs) / len(pairs) >= 0.5
+
+
+def _column_paths(grid: Grid, rows: range, labels: int, width: int) -> list[tuple[str, ...]]:
+    """Each column's header path over the header rows ``rows``."""
+    filled = [i for i in rows if any(_cell(grid, i, j) for j in range(labels, width))]
+    spanned = [
+        _spanning_row(grid, i, labels, width, next((k for k in filled if k > i), None))
+        for i in rows
+    ]
+    paths = []
+    for j in range(width):
+        path: list[str] = []
+        for row in spanned:
+            if row[j] and row[j] not in path:
+                path.append(row[j])
+        paths.append(tuple(path))
+    return paths
+
+
+def _repeats_header(grid: Grid, i: int, header_rows: range, labels: int) -> bool:
+    """Whether body row ``i`` starts another header block: it prints one of the top header
+    rows again (a stacked sub-table), with no numbers among its values."""
+    own = [_cell(grid, i, j) for j in range(_width(grid))]
+    if _mostly_numbers(own[labels:]) or not any(own[labels:] + own[:labels]):
+        return False
+    for h in header_rows:
+        top = [_cell(grid, h, j) for j in range(_width(grid))]
+        shared = [j for j, text in enumerate(top) if text and not _PLACEHOLDER.fullmatch(text)]
+        if shared and sum(own[j] == top[j] for j in shared) / len(shared) >= 0.5:
+            return True
+    return False
+
+
+def _block_start(grid: Grid, i: int, width: int) -> int:
+    """Where a repeated header block starting at row ``i`` begins: at the sub-table title
+    printed on the row above it, if there is one."""
+    above = [_cell(grid, i - 1, j) for j in range(width)]
+    titles = [text for text in above if text]
+    return i - 1 if len(titles) == 1 and _PANEL_TITLE.match(titles[0]) else i
+
+
 def table_cells(grid: Grid) -> list[TableCell]:
-    """The value cells of ``grid`` (header rows first) with their row and column paths."""
+    """The value cells of ``grid`` (header rows first) with their row and column paths.
+
+    A table that prints its header rows again further down (sub-tables stacked in one
+    table) starts a new header block there: the rows below take their column paths from it.
+    """
     if len(grid) < 2 or _width(grid) < 2:
         return []
     labels = label_column_count(grid)
     headers = header_row_count(grid, labels)
     width = _width(grid)
-    column_paths: list[tuple[str, ...]] = []
-    for j in range(width):
-        path = []
-        for i in range(headers):
-            text = _cell(grid, i, j)
-            if not text and i < headers - 1 and _cell(grid, i + 1, j):
-                # A spanning header is printed over its first column only; it spans the
-                # columns under it that have their own sub-header, as its first column does
-                # (a header wrapped onto a second line has nothing below its first line).
-                left = j - 1
-                while left >= labels and not _cell(grid, i, left) and _cell(grid, i + 1, left):
-                    left -= 1
-                spans = left >= labels and _cell(grid, i, left) and _cell(grid, i + 1, left)
-                text = _cell(grid, i, left) if spans else ""
-            if text and text not in path:
-                path.append(text)
-        column_paths.append(tuple(path))
+    top = range(headers)
+    column_paths = _column_paths(grid, top, labels, width)
     cells = []
-    for i in range(headers, len(grid)):
+    i = headers
+    while i < len(grid):
+        if _repeats_header(grid, i, top, labels):
+            end = i
+            while end + 1 < len(grid) and not _mostly_numbers(
+                [_cell(grid, end + 1, j) for j in range(labels, width)]
+            ):
+                end += 1
+            if end + 1 < len(grid):
+                block = range(_block_start(grid, i, width), end + 1)
+                column_paths = _column_paths(grid, block, labels, width)
+                i = end + 1
+                continue
         values = [_cell(grid, i, j) for j in range(labels, width)]
+        own = [_cell(grid, i, j) for j in range(labels)]
+        i += 1
         if not any(values):
             continue  # a section row: its label reaches the rows around it as a nearest label
-        own = [_cell(grid, i, j) for j in range(labels)]
-        if not any(own):
+        # A row of numbers without a label of its own sits under a label spanning several
+        # rows; one of words is a section title printed over the value columns.
+        unlabelled = not any(own)
+        if unlabelled and not _mostly_numbers(values):
             continue
         row_path = tuple(
             label
             for j in range(labels)
-            if (label := own[j] or (_nearest_label(grid, i, j, headers) if j < labels - 1 else ""))
+            if (
+                label := own[j]
+                or (_nearest_label(grid, i - 1, j, headers) if j < labels - 1 or unlabelled else "")
+            )
         )
+        if not row_path:
+            continue
+        keys = [text for text in values if _WHOLE.fullmatch(text) and parse_value(text) is not None]
         for j in range(labels, width):
             text = values[j - labels]
             if text:
-                cells.append(TableCell(i, j, row_path, column_paths[j], text, parse_value(text)))
+                cells.append(
+                    TableCell(
+                        i - 1,
+                        j,
+                        row_path,
+                        column_paths[j],
+                        text,
+                        parse_value(text),
+                        tuple(key for key in keys if key != text),
+                    )
+                )
     return cells
 
 
@@ -196,7 +324,11 @@ def transposed(grid: Grid) -> tuple[tuple[str, ...], ...]:
 
 
 def _tokens(text: str) -> set[str]:
-    found: set[str] = set()
+    # Two words printed as one in a header ("GROBID_NN" read as "GROBIDNN"; "Multi Vec").
+    words = norm(text).split()
+    found: set[str] = {a + b for a, b in itertools.pairwise(words) if (a + b).isalnum()}
+    # A label the question quotes is named whole, stop words and all ("the 'All' score").
+    found.update(_QUOTED_MARK + norm(quoted) for quoted in _QUOTED.findall(text))
     for term in terms(text):
         term = SYNONYMS.get(term, term)
         found.add(term)
@@ -227,34 +359,72 @@ def asked_terms(question: str) -> frozenset[str]:
 
 
 def terms_match(term: str, wanted: frozenset[str]) -> bool:
-    """Whether ``term`` is among ``wanted``, exactly or by a shared stem."""
+    """Whether ``term`` is among ``wanted``, exactly, as a stem or cut of a wanted word, or
+    as an inflection of one."""
     if term in wanted:
         return True
     # Stems are of words: "ReACT@N" is another method than "ReACT", not a form of it.
     if len(term) < _STEM_PREFIX or not term.isalpha():
         return False
     return any(
-        len(other) >= _STEM_PREFIX and (other.startswith(term) or term.startswith(other))
+        len(other) >= _STEM_PREFIX
+        and (
+            other.startswith(term)
+            or (term.startswith(other) and _SUFFIX.fullmatch(term[len(other) :]) is not None)
+        )
         for other in wanted
     )
+
+
+_QUOTED = re.compile(r"""(?:(?<=\s)|^)['‘"“]([^'’"”]{1,40})['’"”](?!\w)""")
+_QUOTED_MARK = "quoted:"
 
 
 def label_share(label: str, wanted: frozenset[str]) -> float:
     """The share of ``label``'s own terms (not their hyphen parts, not a citation printed in
     it) that ``wanted`` names."""
+    if _QUOTED_MARK + norm(label) in wanted:
+        return 1.0
     own = {SYNONYMS.get(t, t) for t in terms(_CITATION.sub("", label))}
     if not own:
         return 0.0
     hits = 0
     for term in own:
-        parts = {p for p in term.replace("/", "-").split("-") if p}
-        joined = "".join(sorted(parts)) if len(parts) > 1 else term
-        if terms_match(term, wanted) or (
-            len(parts) > 1
-            and (all(terms_match(p, wanted) for p in parts) or terms_match(joined, wanted))
+        parts = [p for p in term.replace("/", "-").split("-") if p]
+        joined = "".join(parts) if len(parts) > 1 else term
+        if (
+            terms_match(term, wanted)
+            or _abbreviates(term, wanted)
+            or (
+                len(parts) > 1
+                and (all(terms_match(p, wanted) for p in parts) or terms_match(joined, wanted))
+            )
         ):
             hits += 1
     return hits / len(own)
+
+
+def _abbreviates(term: str, wanted: frozenset[str]) -> bool:
+    """Whether a compound header term abbreviates a wanted one part by part, a letter for a
+    word, the rest alike: "R-2" for "ROUGE-2", "B-4" for "BLEU-4", "R@5" for "recall@5"."""
+    parts = _COMPOUND.split(term)
+    if len(parts) < 2 or not any(len(part) == 1 and part.isalpha() for part in parts):
+        return False
+    for other in wanted:
+        full = _COMPOUND.split(other)
+        if (
+            len(full) == len(parts)
+            and all(
+                part == word or (len(part) == 1 and part.isalpha() and word.startswith(part))
+                for part, word in zip(parts, full, strict=True)
+            )
+            and any(part == word for part, word in zip(parts, full, strict=True))
+        ):
+            return True
+    return False
+
+
+_COMPOUND = re.compile(r"[-/@]")
 
 
 @dataclass(frozen=True)
@@ -302,6 +472,9 @@ def align(
     """The alignment of a question's terms with ``cell`` (``context``: terms of the paper's
     subject, which a question about "its own model" does not repeat)."""
     extra = frozenset(context) - wanted
+    keys = max((label_share(key, wanted) for key in cell.row_keys), default=0.0)
     return Alignment(
-        cell, row_score(cell.row_path, wanted, extra), path_score(cell.column_path, wanted, extra)
+        cell,
+        row_score(cell.row_path, wanted, extra) + _KEY_WEIGHT * keys,
+        path_score(cell.column_path, wanted, extra),
     )

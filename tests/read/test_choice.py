@@ -70,6 +70,13 @@ def test_an_extreme_question_reads_the_named_column_of_the_options_rows() -> Non
     assert worst is not None and worst.label == "D"  # 68.21
 
 
+def test_an_extreme_question_reads_rows_named_by_options_that_print_values() -> None:
+    # The options name rows and print their values beside them: the extreme still decides.
+    options = ["BC5CDR (85.08)", "JNLPBA (74.05)", "NCBI-disease (84.06)", "ChemProt (68.21)"]
+    best = choose("On which dataset does the frozen BERT-Base score highest?", options)
+    assert best is not None and best.label == "A"
+
+
 def test_the_entry_at_the_asked_position_chooses_among_author_options() -> None:
     options = ["B. Gauss", "A. Turing", "C. Noether", "D. Hopper"]
     picked = choose("Who is the first author of reference [7]?", options, context())

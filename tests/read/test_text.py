@@ -43,3 +43,25 @@ def test_numbers_skip_version_and_name_digits_but_read_leading_dot_decimals() ->
     ]
     assert found[0].text == ".85"
     assert parse_value(".85") == 0.85 and parse_value("0.85 vs .9") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("83.64†", 83.64),
+        ("12.5%", 12.5),
+        # A value with its spread or change after it.
+        ("23.00(0.08)", 23.0),
+        ("47.2 ± 0.3", 47.2),
+        ("81.5 (+1.2)", 81.5),
+        # A setting, the end of a citation, two values: none is one value.
+        ("k = 5", None),
+        ("𝛾𝑙= 5%", None),
+        ("2021)", None),
+        ("1.2 (3.4) 5", None),
+    ],
+)
+def test_parse_value_reads_one_value_with_its_spread_and_refuses_settings(
+    text: str, expected: float | None
+) -> None:
+    assert parse_value(text) == expected

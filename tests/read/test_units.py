@@ -7,10 +7,13 @@ from pathlib import Path
 from littrace.corpus.convert import convert_pdf
 from littrace.read.units import (
     align,
+    asked_terms,
     header_row_count,
     label_column_count,
+    label_share,
     question_terms,
     table_cells,
+    terms_match,
 )
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "pdfs"
@@ -113,3 +116,99 @@ def test_a_contrast_is_not_asked() -> None:
     assert "frozen" in asked and not any(term.startswith("finetun") for term in asked)
     both = asked_terms("Finetuned scores: which is higher finetuned rather than frozen?")
     assert "finetun" in both and "frozen" not in both
+
+
+# MONAQ's ablation table: each task's header printed near the middle of its three columns,
+# which repeat "Latency | ... | FLASH" under each.
+ABLATION = (
+    ("", "", "Classification", "", "Regression", "", ""),
+    ("Variations", "", "", "", "", "", ""),
+    ("", "Latency (ms)", "Accuracy", "FLASH (kB)", "Latency (ms)", "RMSE", "FLASH (kB)"),
+    ("MONAQ", "127.260", "0.746", "257.742", "24.729", "9.902", "10.582"),
+    ("w/o Aeval", "540.411", "0.641", "4775.661", "26.335", "12.783", "109.627"),
+)
+
+
+def test_equal_spans_over_a_repeating_sub_header_fill_their_whole_span() -> None:
+    paths = {c.column: c.column_path for c in table_cells(ABLATION)}
+    assert paths[1] == ("Classification", "Latency (ms)")
+    assert paths[3] == ("Classification", "FLASH (kB)")
+    assert paths[6] == ("Regression", "FLASH (kB)")
+
+
+def test_unequal_spans_keep_filling_to_the_right() -> None:
+    # InternVL's Table 18: four VQA columns and two dialogue ones; the sub-headers do not
+    # repeat, so no equal spans are read into it.
+    grid = (
+        ("visual", "glue", "visual question answering", "", "", "", "dialogue", ""),
+        ("encoder", "layer LLM", "VQA v2", "GQA", "VizWiz", "VQAT", "MME", "POPE"),
+        ("IViT-6B MLP Vicuna-7B", "", "79.3", "62.9", "52.5", "57.0", "1525.1", "86.4"),
+    )
+    paths = {c.text: c.column_path for c in table_cells(grid)}
+    assert paths["57.0"] == ("visual question answering", "VQAT")
+    assert paths["1525.1"] == ("dialogue", "MME")
+
+
+# PVLDB's ablation table: "/" where a variant has no value, two sub-tables stacked in one
+# table, each with its title and its own header rows.
+STACKED = (
+    ("", "", "", "(a) AUC-ROC results", "", "", ""),
+    ("", "", "γ = 5%", "", "", "γ = 10%", ""),
+    ("Method", "", "", "", "", "", ""),
+    ("", "VAE", "MLP", "FTT", "VAE", "MLP", "FTT"),
+    ("Overlap-Gaussian", "0.539", "/", "/", "0.540", "/", "/"),
+    ("Overlap-Ranking", "/", "0.810", "0.862", "/", "0.845", "0.888"),
+    ("Overlap-Combined", "/", "0.843", "0.610", "/", "0.881", "0.602"),
+    ("(b) AUC-PR results", "", "", "", "", "", ""),
+    ("", "", "γ = 5%", "", "", "γ = 10%", ""),
+    ("", "VAE", "MLP", "FTT", "VAE", "MLP", "FTT"),
+    ("Overlap-Gaussian", "0.159", "/", "/", "0.158", "/", "/"),
+    ("Overlap-Ranking", "/", "0.535", "0.623", "/", "0.605", "0.687"),
+    ("Overlap-Combined", "/", "0.624", "0.418", "/", "0.682", "0.439"),
+)
+
+
+def test_placeholders_are_no_labels_and_stacked_sub_tables_get_their_own_headers() -> None:
+    assert label_column_count(STACKED) == 1
+    assert header_row_count(STACKED, 1) == 4
+    cells = {c.text: c for c in table_cells(STACKED)}
+    assert cells["0.602"].column_path == ("(a) AUC-ROC results", "γ = 10%", "FTT")
+    assert cells["0.439"].column_path == ("(b) AUC-PR results", "γ = 10%", "FTT")
+    assert cells["0.439"].row_path == ("Overlap-Combined",)
+    # The repeated header rows are headers, not cells.
+    assert "VAE" not in cells and all(c.value is not None or c.text == "/" for c in cells.values())
+    wanted = asked_terms("In the AUC-PR part, what does Overlap-Combined score with FTT at γ 10%?")
+    best = max(table_cells(STACKED), key=lambda c: align(wanted, c).score)
+    assert best.text == "0.439"
+
+
+def test_a_row_of_numbers_under_a_spanning_label_and_its_settings_tell_rows_apart() -> None:
+    # Multi-LexSum's Table 9: "Hold-out" printed once beside three test splits.
+    grid = (
+        ("Strategy", "Test Split", "R-1 f1", "R-2 f1"),
+        ("", "10%", "47.21(0.34)", "23.05(0.17)"),
+        ("Hold-out", "15%", "47.00(0.13)", "22.89(0.13)"),
+        ("", "20%", "47.25(0.02)", "23.00(0.08)"),
+        ("K-fold", "20%", "47.24(0.49)", "23.12(0.25)"),
+        ("", "Regression (Tan et al.,", "2021)", ""),
+    )
+    cells = table_cells(grid)
+    assert {c.row_path for c in cells} == {("Hold-out",), ("K-fold",)}
+    wanted = asked_terms("Under the hold-out strategy with a 20% test split, what ROUGE-2 F1?")
+    best = max(cells, key=lambda c: align(wanted, c).score)
+    assert (best.text, best.value) == ("23.00(0.08)", 23.0)
+
+
+def test_terms_meet_by_stem_cut_and_inflection_but_not_as_another_word() -> None:
+    wanted = question_terms("GROBID's neural configuration, pretraining, multi-vector recall")
+    assert terms_match("pretrain", wanted) and terms_match("multivec", wanted)
+    assert not terms_match("grobidcrf", wanted)
+    # "GROBID_NN" printed as "GROBIDNN"; "R-2" for "ROUGE-2"; "R@5" for "recall@5".
+    assert label_share("GROBIDNN", question_terms("its GROBID_NN configuration")) == 1.0
+    assert label_share("R-2 f1", question_terms("the ROUGE-2 F1")) == 1.0
+    assert label_share("R-L f1", question_terms("the ROUGE-2 F1")) == 0.5
+    assert label_share("R@5", question_terms("what recall@5 does it reach")) == 1.0
+    assert label_share("Overlap-Ranking", question_terms("Overlap-Combined: the overlap")) == 0
+    # A label the question quotes is named, stop words and all.
+    assert label_share("All", question_terms("which has the highest 'All' score?")) == 1.0
+    assert label_share("All", question_terms("list all the scores")) == 0.0
