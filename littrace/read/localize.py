@@ -16,8 +16,9 @@ For every selected paper it scores typed candidates against the question:
 A candidate scores its weighted term coverage of the question, without the terms of the
 selected papers' titles (they identify the papers, not the place), plus bonuses for an object
 the question names, a table cell at the row and column the question names, a modality the plan
-or the question asks for, a passage holding an answer option the question does not list, and a
-sentence holding a number or name the question lacks.
+or the question asks for, a passage holding an answer option the question does not list (a
+table by the share of the options it prints: distractors are cells of the answer's table), and
+a sentence holding a number or name the question lacks.
 Candidates are de-duplicated under the scorer's coarse key
 (:func:`littrace.evaluate.official.evidence_key`); each paper keeps its best
 ``read.evidence.per_paper`` items, every selected paper keeps at least one (closure), and the
@@ -49,6 +50,7 @@ from littrace.schema import Question, SourceType
 NAMED_OBJECT_BONUS = 1.0  # the question prints the object's id ("Figure 2")
 MODALITY_BONUS = 0.2  # the plan asks for this kind of evidence
 OPTION_BONUS = 0.3  # the passage holds one of the multiple-choice options
+OPTION_TABLE_BONUS = 0.6  # a table holds all the options (its share of them, for fewer)
 REFERENCE_BONUS = 0.5  # the question is about a bibliography entry
 CELL_BONUS = 0.3  # a table cell sits at the row and column the question names
 ANSWER_BONUS = 0.05  # a sentence holds a number or name the question does not
@@ -166,7 +168,14 @@ def paper_candidates(
         if modality in wanted:
             item.score += MODALITY_BONUS
             item.reasons.append(f"modality {modality}")
-        if options and _holds_option(text, options):
+        if options and modality == "table":
+            # Distractors are other cells of the answer's table: the table printing most of
+            # the options is where they were read.
+            held = sum(contains_phrase(text, option) for option in options)
+            if held:
+                item.score += OPTION_TABLE_BONUS * held / len(options)
+                item.reasons.append(f"holds {held} of {len(options)} options")
+        elif options and _holds_option(text, options):
             item.score += OPTION_BONUS
             item.reasons.append("holds an option")
         items.append(item)

@@ -78,3 +78,44 @@ def test_a_cited_entry_comes_with_the_sentence_citing_it() -> None:
         ("citation_context", {"page": 6, "citation_id": "7", "section": "References"}),
         ("text_span", {"page": 2, "section": "2 Related Work"}),
     ]
+
+
+def test_the_table_printing_the_options_is_where_they_were_read() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.model import PaperObject
+    from littrace.schema import MultipleChoiceOption
+
+    paper = context()
+    # A second table whose caption says more of the question's words, but none of its cells
+    # are the options: those are all cells of Table 1.
+    words = (("Method", "SciDocs-S"), ("BM25", "12.0"), ("DenseX", "30.5"))
+    other = PaperObject(
+        "p1",
+        "table",
+        "Table 2",
+        "2",
+        5,
+        5,
+        "Table 2: SparseSieve retrieval quality on the SciDocs-S benchmark, reported per method.",
+        (0.0, 0.0, 1.0, 1.0),
+        "\n".join("\t".join(row) for row in words),
+        words,
+    )
+    paper = replace(paper, objects=(*paper.objects, other))
+    record = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="What retrieval quality does DenseX reach on the SciDocs-S benchmark?",
+        answer_types=["multiple_choice"],
+        multiple_choice_options=[
+            MultipleChoiceOption(label=label, text=text)
+            for label, text in zip("ABCD", ["31.2", "38.5", "41.2", "44.1"], strict=True)
+        ],
+    )
+    top = paper_candidates(record, PLAN, paper)[0]
+    assert top.submission()["locator"] == {"page": 4, "table_id": "Table 1"}
+    assert "holds 4 of 4 options" in top.reasons
+    # Without the options, the caption's words decide.
+    unanswered = question(record.question)
+    assert paper_candidates(unanswered, PLAN, paper)[0].locator["table_id"] == "Table 2"
