@@ -44,6 +44,7 @@ import os
 import re
 import struct
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
@@ -75,6 +76,12 @@ CONTENTS_FIELD = "contents"
 _MEMORY_BUFFER_MB = 1024
 
 _encode_json = json.JSONEncoder(ensure_ascii=False).encode
+
+# pyjnius binds a Java method to its object on the method's shared descriptor just before the
+# call, so two threads calling one method on two objects can swap them (a NullPointerException
+# building two indexes at once, or the other index's hits). This module's calls into the JVM
+# are made one at a time; Lucene and Anserini still run their own threads inside a call.
+_JVM_LOCK = threading.RLock()
 
 
 class Hit(NamedTuple):
@@ -214,27 +221,29 @@ def build_bm25_index(
         paths = [Path(tmp) / f"part{shard:03d}.jsonl" for shard in range(threads)]
         written = write_jsonl_shards(docs, paths)
         wrote = time.perf_counter()
-        args = java.index_collection_args()
-        args.collectionClass = "JsonCollection"
-        args.generatorClass = "DefaultLuceneDocumentGenerator"
-        args.input = tmp
-        args.index = os.fspath(index_dir)
-        args.threads = threads
-        args.storePositions = True
-        args.storeDocvectors = True
-        args.storeRaw = True
-        args.memoryBuffer = _MEMORY_BUFFER_MB
-        args.quiet = True
-        indexer = java.index_collection(args)
-        indexer.run()
-        counters = indexer.getCounters()
-        indexed = int(counters.indexed.get())
-        empty = int(counters.empty.get())
-        errors = int(counters.errors.get())
+        with _JVM_LOCK:
+            args = java.index_collection_args()
+            args.collectionClass = "JsonCollection"
+            args.generatorClass = "DefaultLuceneDocumentGenerator"
+            args.input = tmp
+            args.index = os.fspath(index_dir)
+            args.threads = threads
+            args.storePositions = True
+            args.storeDocvectors = True
+            args.storeRaw = True
+            args.memoryBuffer = _MEMORY_BUFFER_MB
+            args.quiet = True
+            indexer = java.index_collection(args)
+            indexer.run()
+            counters = indexer.getCounters()
+            indexed = int(counters.indexed.get())
+            empty = int(counters.empty.get())
+            errors = int(counters.errors.get())
+            skipped = int(counters.skipped.get())
     if errors or indexed + empty != written:
         raise RuntimeError(
             f"Anserini indexed {indexed} of {written} documents into {index_dir} "
-            f"({empty} empty, {errors} errors, {int(counters.skipped.get())} skipped)"
+            f"({empty} empty, {errors} errors, {skipped} skipped)"
         )
     write_doc_ids(index_dir)
     finished = time.perf_counter()
@@ -255,14 +264,15 @@ def write_doc_ids(index_dir: Path) -> None:
     stored fields, raw text included, which cost most of a 1,000-hit search).
     """
     java = _java()
-    reader = java.directory_reader.open(
-        java.fs_directory.open(java.paths.get(os.fspath(index_dir)))
-    )
-    try:
-        stored = reader.storedFields()
-        ids = [stored.document(number).get(ID_FIELD) for number in range(reader.maxDoc())]
-    finally:
-        reader.close()
+    with _JVM_LOCK:
+        reader = java.directory_reader.open(
+            java.fs_directory.open(java.paths.get(os.fspath(index_dir)))
+        )
+        try:
+            stored = reader.storedFields()
+            ids = [stored.document(number).get(ID_FIELD) for number in range(reader.maxDoc())]
+        finally:
+            reader.close()
     target = Path(index_dir) / DOC_IDS_FILE
     partial = target.with_suffix(".partial")
     partial.write_text(_encode_json(ids), encoding="utf-8")
@@ -340,37 +350,41 @@ class Bm25Searcher:
         java = _java()
         self._java = java
         self._doc_ids: list[str] = json.loads(ids_path.read_text(encoding="utf-8"))
-        self._searcher = java.simple_searcher(os.fspath(index_dir))
-        self._analyzer = self._searcher.get_analyzer()
-        self._generator = java.query_generator()
-        self._reader = java.directory_reader.open(
-            java.fs_directory.open(java.paths.get(os.fspath(index_dir)))
-        )
-        # ForkJoinPool threads are daemons: an open searcher never holds the process.
-        self._pool = java.fork_join_pool(int(threads))
-        self._lucene = java.index_searcher(
-            java.cast("org.apache.lucene.index.IndexReader", self._reader), self._pool
-        )
-        self._lucene.setSimilarity(java.bm25_similarity(float(k1), float(b)))
+        with _JVM_LOCK:
+            self._searcher = java.simple_searcher(os.fspath(index_dir))
+            self._analyzer = self._searcher.get_analyzer()
+            self._generator = java.query_generator()
+            self._reader = java.directory_reader.open(
+                java.fs_directory.open(java.paths.get(os.fspath(index_dir)))
+            )
+            # ForkJoinPool threads are daemons: an open searcher never holds the process.
+            self._pool = java.fork_join_pool(int(threads))
+            self._lucene = java.index_searcher(
+                java.cast("org.apache.lucene.index.IndexReader", self._reader), self._pool
+            )
+            self._lucene.setSimilarity(java.bm25_similarity(float(k1), float(b)))
 
     @property
     def num_docs(self) -> int:
-        return int(self._searcher.get_total_num_docs())
+        with _JVM_LOCK:
+            return int(self._searcher.get_total_num_docs())
 
     def search(self, query: str, k: int = 10) -> list[Hit]:
         """The top ``k`` documents for ``query``; empty for a query with no indexed term."""
         _check_k(k)
-        lucene_query = self._generator.buildQuery(
-            CONTENTS_FIELD, self._analyzer, clean_query(query)
-        )
         # Lucene keeps the lowest document numbers among equal scores, and document numbers
         # follow the indexing threads; so a tie across place k is fetched whole, and cut by id.
         depth = k + max(_TIE_MARGIN, k // 20)
-        while True:
-            scored = self._score_docs(self._lucene.search(lucene_query, depth))
-            if len(scored) < depth or scored[k - 1][1] != scored[-1][1]:
-                return _ranked(scored)[:k]
-            depth *= 2
+        with _JVM_LOCK:
+            lucene_query = self._generator.buildQuery(
+                CONTENTS_FIELD, self._analyzer, clean_query(query)
+            )
+            while True:
+                scored = self._score_docs(self._lucene.search(lucene_query, depth))
+                if len(scored) < depth or scored[k - 1][1] != scored[-1][1]:
+                    break
+                depth *= 2
+        return _ranked(scored)[:k]
 
     def _score_docs(self, top: Any) -> list[tuple[str, float]]:
         """``(id, score)`` of a Lucene ``TopDocs``'s hits, in its order.
@@ -394,16 +408,18 @@ class Bm25Searcher:
 
     def doc_text(self, doc_id: str) -> str:
         """The indexed text of ``doc_id``; ``KeyError`` if the index has no such document."""
-        raw = self._searcher.doc_raw(doc_id)
+        with _JVM_LOCK:
+            raw = self._searcher.doc_raw(doc_id)
         if raw is None:
             raise KeyError(doc_id)
         contents: str = json.loads(raw)[CONTENTS_FIELD]
         return contents
 
     def close(self) -> None:
-        self._searcher.close()
-        self._reader.close()
-        self._pool.shutdown()
+        with _JVM_LOCK:
+            self._searcher.close()
+            self._reader.close()
+            self._pool.shutdown()
 
     def __enter__(self) -> Bm25Searcher:
         return self

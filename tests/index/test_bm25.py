@@ -290,3 +290,38 @@ def test_doc_ids_are_written_with_the_index_and_required_to_search(tmp_path: Pat
     write_doc_ids(tmp_path / "idx")
     with Bm25Searcher(tmp_path / "idx") as searcher:
         assert [hit.doc_id for hit in searcher.search("beta", k=2)] == ["b"]
+
+
+def test_two_threads_build_and_search_two_indexes_at_once(tmp_path: Path) -> None:
+    # The index stage builds the chunk and paper indexes on two threads; pyjnius calls made
+    # at once from two threads on two objects could swap them (a NullPointerException).
+    import threading
+
+    docs = [(f"d{n:04d}", f"word{n % 50} text number {n}") for n in range(3000)]
+    failures: list[BaseException] = []
+    found: dict[str, list[list[str]]] = {}
+
+    def build_and_search(name: str) -> None:
+        try:
+            build_bm25_index(docs, tmp_path / name, threads=1)
+            for _ in range(3):
+                write_doc_ids(tmp_path / name)
+            with Bm25Searcher(tmp_path / name) as searcher:
+                found[name] = [
+                    [hit.doc_id for hit in searcher.search(f"word{n} number", k=20)]
+                    for n in range(50)
+                ]
+        except BaseException as error:  # reported by the assertion below
+            failures.append(error)
+
+    threads = [threading.Thread(target=build_and_search, args=(name,)) for name in "ab"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    with Bm25Searcher(tmp_path / "a") as searcher:
+        alone = [
+            [hit.doc_id for hit in searcher.search(f"word{n} number", k=20)] for n in range(50)
+        ]
+    assert found["a"] == found["b"] == alone
