@@ -160,7 +160,8 @@ class HybridSearcher:
 
     def search_many(self, queries: Sequence[str]) -> list[HybridResult]:
         """:meth:`search` for each query, batched: one encoder call and one dense search for
-        all of them, and one Lucene batch search per BM25 index."""
+        all of them; each BM25 index searches them in turn (each query over the index's
+        segments on the searcher's JVM threads)."""
         if not queries:
             return []
         depth = self.settings.depth
