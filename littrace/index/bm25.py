@@ -55,6 +55,7 @@ from types import TracebackType
 from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from littrace.corpus.model import Chunk
 
@@ -380,26 +381,24 @@ class Bm25Searcher:
                 CONTENTS_FIELD, self._analyzer, clean_query(query)
             )
             while True:
-                scored = self._score_docs(self._lucene.search(lucene_query, depth))
-                if len(scored) < depth or scored[k - 1][1] != scored[-1][1]:
+                docs, scores = self._score_docs(self._lucene.search(lucene_query, depth))
+                if len(scores) < depth or scores[k - 1] != scores[-1]:
                     break
                 depth *= 2
-        return _ranked(scored)[:k]
+        ids = self._doc_ids
+        return _ranked(np.array([ids[doc] for doc in docs.tolist()], dtype=str), scores, k)
 
-    def _score_docs(self, top: Any) -> list[tuple[str, float]]:
-        """``(id, score)`` of a Lucene ``TopDocs``'s hits, in its order.
+    def _score_docs(self, top: Any) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+        """Lucene document numbers and scores of a ``TopDocs``'s hits, in its order.
 
         Reading ``top.scoreDocs`` through pyjnius builds a Python proxy per hit (about 5 ms
         for 1,000 hits); the hits printed in one string by one JVM call and parsed here cost
         a tenth of that. Java prints each float32 score exactly (shortest round-trip form).
         """
         text = self._java.reflection_to_string.toString(top, self._java.short_style)
-        printed = _SCORE_DOC.findall(text)
-        scores = np.array([score for _, score in printed], dtype=np.float64).astype(np.float32)
-        ids = self._doc_ids
-        return [
-            (ids[int(doc)], score) for (doc, _), score in zip(printed, scores.tolist(), strict=True)
-        ]
+        docs = np.fromiter(map(int, _DOC.findall(text)), dtype=np.int64)
+        scores = np.fromiter(map(float, _SCORE.findall(text)), dtype=np.float64)
+        return docs, scores.astype(np.float32)
 
     def batch_search(self, queries: Sequence[str], k: int = 10) -> list[list[Hit]]:
         """``search`` for each query; results in query order."""
@@ -440,40 +439,39 @@ def _check_k(k: int) -> None:
 
 _TIE_MARGIN = 16
 # Lucene's ScoreDoc.toString(), as ReflectionToStringBuilder prints the ScoreDoc[] of a TopDocs.
-_SCORE_DOC = re.compile(r"doc=(\d+) score=(\S+) shardIndex=")
+_DOC = re.compile(r"doc=(\d+) score=")
+_SCORE = re.compile(r" score=(\S+) shardIndex=")
 _ROUNDING = 10_000.0
 _FLOAT32 = struct.Struct("f")
 _TIE_GAP = float(np.float32(1e-4))
 _TIE_STEP = float(np.float32(1e-6))
 
 
-def _ranked(scored: list[tuple[str, float]]) -> list[Hit]:
-    """Hits ordered and scored as Anserini's ``SimpleSearcher`` returns them.
+def _ranked(ids: NDArray[np.str_], scores: NDArray[np.float32], k: int) -> list[Hit]:
+    """The first ``k`` hits, ordered and scored as Anserini's ``SimpleSearcher`` returns them.
 
     Anserini sorts by score, then by document id, and its tie adjuster rounds each score to
     1e-4 and lowers the n-th score within 1e-4 of the one above it by n * 1e-6, all in Java
-    floats. Here the rounding is done on all scores at once; the rest in doubles, which hold
-    those float32 differences exactly, rounding to float32 where Java rounds.
+    floats. Here the sort and the rounding are done on all scores at once; the adjuster, whose
+    n depends on the scores it has already lowered, in doubles, which hold those float32
+    differences exactly, rounding to float32 where Java rounds.
     """
-    ordered = sorted(scored, key=lambda hit: (-hit[1], hit[0]))
-    raw = np.array([score for _, score in ordered], dtype=np.float64)
+    order = np.lexsort((ids, -scores))[:k]
+    raw = scores[order].astype(np.float64)
     rounded = (np.floor(raw * _ROUNDING + 0.5) / _ROUNDING).astype(np.float32).tolist()
+    # n * 1e-6 as a Java float product.
+    steps = (np.arange(len(rounded), dtype=np.float32) * np.float32(_TIE_STEP)).tolist()
+    pack, unpack = _FLOAT32.pack, _FLOAT32.unpack
     hits: list[Hit] = []
     previous = 0.0
     ties = 0
-    for rank, ((doc_id, _), score) in enumerate(zip(ordered, rounded, strict=True), start=1):
+    for rank, (doc_id, score) in enumerate(zip(ids[order].tolist(), rounded, strict=True), start=1):
         if rank > 1 and previous - score <= _TIE_GAP:
             ties += 1
-            score = _float32(score - _float32(_TIE_STEP * ties))
+            score = unpack(pack(score - steps[ties]))[0]
         else:
             ties = 0
         previous = score
         # Six decimals keep a float32 score of this size exactly as Anserini reports it.
-        hits.append(Hit(doc_id=doc_id, score=round(score, 6), rank=rank))
+        hits.append(Hit(doc_id, round(score, 6), rank))
     return hits
-
-
-def _float32(value: float) -> float:
-    """``value`` rounded to the nearest float32, as a Python float."""
-    result: float = _FLOAT32.unpack(_FLOAT32.pack(value))[0]
-    return result

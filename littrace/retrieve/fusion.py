@@ -21,7 +21,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 __all__ = ["best_per_group", "round_robin", "rrf"]
 
@@ -52,20 +52,30 @@ def rrf(
     scores: dict[str, float] = {}  # insertion order = first appearance
     best_rank: dict[str, int] = {}
     for ranking, weight in zip(rankings, weights, strict=True):
-        seen: set[str] = set()
-        for rank, item in enumerate(ranking[:depth], start=1):
-            if item in seen:
-                continue
-            seen.add(item)
-            if item in scores:
-                scores[item] += weight / (k + rank)
-                best_rank[item] = min(rank, best_rank[item])
-            else:
+        for item, rank in _first_ranks(ranking[:depth]):
+            held = scores.get(item)
+            if held is None:
                 scores[item] = weight / (k + rank)
                 best_rank[item] = rank
-    # The sort is stable over first-appearance order, which settles what rank leaves tied.
-    order = sorted(scores, key=lambda item: (-scores[item], best_rank[item]))
+            else:
+                scores[item] = held + weight / (k + rank)
+                if rank < best_rank[item]:
+                    best_rank[item] = rank
+    # Two stable sorts (reverse=True keeps equal keys in order): by score, then by best rank,
+    # then by first appearance, with no per-item key tuples.
+    order = sorted(scores, key=best_rank.__getitem__)
+    order.sort(key=scores.__getitem__, reverse=True)
     return [(item, scores[item]) for item in order]
+
+
+def _first_ranks(ranking: Sequence[str]) -> Iterable[tuple[str, int]]:
+    """Each distinct item of ``ranking`` with the 1-based rank of its first occurrence."""
+    if len(set(ranking)) == len(ranking):
+        return zip(ranking, range(1, len(ranking) + 1), strict=True)
+    first: dict[str, int] = {}
+    for rank, item in enumerate(ranking, start=1):
+        first.setdefault(item, rank)
+    return first.items()
 
 
 def round_robin(rankings: Sequence[Sequence[str]], limit: int | None = None) -> list[str]:

@@ -319,7 +319,9 @@ def _rerank(
 ) -> dict[str, Any]:
     """One subquery's search result: its fused chunks reranked, into the pool."""
     started = time.perf_counter()
-    ranked = [(chunk_id, resources.chunk_text(chunk_id) or "") for chunk_id in found.chunks]
+    # Only the reranker's window needs the chunks' texts.
+    window = found.chunks[: settings.retrieve.rerank.max_chunks]
+    ranked = [(chunk_id, resources.chunk_text(chunk_id) or "") for chunk_id in window]
     reranked = rerank_chunks(subquery, ranked, resources.reranker, settings.retrieve.rerank)
     pool.add(reranked, resources.chunk_text)
     top = settings.retrieve.trace_top

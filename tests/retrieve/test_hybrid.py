@@ -5,13 +5,17 @@ from __future__ import annotations
 import littrace  # noqa: F401  (before transformers: the bootstrap keeps the model hub offline)
 
 # isort: split
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
+from typing import cast
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from littrace.config import EncoderSettings, Settings, load_settings
 from littrace.corpus.model import Chunk
-from littrace.index.bm25 import build_chunk_index, build_paper_index
+from littrace.index.bm25 import Bm25Searcher, Hit, build_chunk_index, build_paper_index
 from littrace.index.dense import build_hnsw, chunk_group
 from littrace.index.encoders import load_encoder
 from littrace.retrieve.hybrid import INDEXES, HybridSearcher, fused_chunks
@@ -182,3 +186,35 @@ def test_queries_searched_together_find_what_each_finds_alone(searcher: HybridSe
             [s for _, s in alone.original.hits["dense"]], abs=1e-5
         )
     assert batched.search_with_prf_many([], TITLE_ABSTRACT.__getitem__) == []
+
+
+def test_dense_side_encodes_while_bm25_searches(searcher: HybridSearcher) -> None:
+    # The encoder waits for the chunk BM25 search to have run: searched one after the other,
+    # the wait would time out.
+    searched = threading.Event()
+
+    class SignallingBm25:
+        def batch_search(self, queries: Sequence[str], k: int = 10) -> list[list[Hit]]:
+            found = searcher.chunk_bm25.batch_search(queries, k)
+            searched.set()
+            return found
+
+    class WaitingEncoder(CountingEncoder):
+        def encode_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
+            self.threads = threading.current_thread()
+            assert searched.wait(timeout=30), "BM25 did not search while the encoder ran"
+            return super().encode_queries(texts)
+
+    encoder = WaitingEncoder(searcher.encoder)
+    concurrent = HybridSearcher(
+        cast(Bm25Searcher, SignallingBm25()),
+        searcher.paper_bm25,
+        searcher.dense,
+        encoder,
+        searcher.settings,
+    )
+
+    result = concurrent.search(QUERY)
+
+    assert encoder.threads is not threading.current_thread()
+    assert result.papers == searcher.search(QUERY).papers
