@@ -53,6 +53,12 @@ _SPACE = re.compile(r"\s+")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 # A citation marker printed after a row label: "ViT-22B [37]".
 _CITATION_MARK = re.compile(r"\s*\[\d+(?:[,–-]\s*\d+)*\]")
+# How a table marks the paper's own rows: "InternViT-6B (ours)", "Ours", "(Our Work)".
+_OWN_NOTE = re.compile(r"\s*\((?:ours|our\s+\w+|proposed)\)", re.IGNORECASE)
+_OWN_MARK = re.compile(rf"{_OWN_NOTE.pattern}|^\s*ours\b", re.IGNORECASE)
+# How a question points at the paper's own method without naming it: "the paper's own
+# encoder", "its own model", "the proposed method".
+_OWN_REFERENCE = re.compile(r"\b(?:own|proposed|ours)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -77,9 +83,12 @@ class Projection:
 
 
 def printed_label(text: str) -> str:
-    """A label as an answer key: NFKC-normalised, citation markers dropped, whitespace
-    collapsed."""
-    bare = _CITATION_MARK.sub("", unicodedata.normalize("NFKC", text))
+    """A label as an answer key: NFKC-normalised, citation markers and an own-work mark
+    ("(ours)") dropped, whitespace collapsed."""
+    normal = unicodedata.normalize("NFKC", text)
+    bare = _CITATION_MARK.sub("", normal)
+    if _OWN_NOTE.sub("", bare).strip():
+        bare = _OWN_NOTE.sub("", bare)
     return _SPACE.sub(" ", bare).strip()
 
 
@@ -133,9 +142,12 @@ def _named_rows(
     rows: dict[tuple[str, ...], dict[int, TableCell]],
     question: frozenset[str],
     entities: Sequence[str],
+    question_text: str = "",
 ) -> list[tuple[str, ...]]:
     """Rows whose innermost label the question names in full (two or more), or that match
-    one of the question's enumerated entities."""
+    one of the question's enumerated entities; with them, the rows the table marks as the
+    paper's own when the question points at its own method without naming it ("ViT-22B and
+    the paper's own encoder" reads "InternViT-6B (ours)")."""
     wanted = [question_terms(entity) for entity in entities]
     listed = [
         path
@@ -144,6 +156,8 @@ def _named_rows(
         or any(label_share(entity, question_terms(path[-1])) >= 1.0 for entity in entities)
     ]
     if listed:
+        if _OWN_REFERENCE.search(question_text):
+            listed += [p for p in rows if p not in listed and _OWN_MARK.search(p[-1])]
         return listed
     # A one-letter label ("β" of "β+") is named by too many words to narrow anything.
     named = [
@@ -195,7 +209,7 @@ def _project_cells(
             rows.setdefault(cell.row_path, {})[cell.column] = cell
     kept = [path for path in rows if not values or any(j in rows[path] for j in mapped.values())]
     narrowed_by = ""
-    named = _named_rows({path: rows[path] for path in kept}, question, entities)
+    named = _named_rows({path: rows[path] for path in kept}, question, entities, question_text)
     if named:
         kept, narrowed_by = named, "named rows"
     conditioned, condition = _condition_rows(

@@ -135,6 +135,44 @@ def test_no_header_naming_the_schema_gives_no_projection() -> None:
     assert project(CATEGORIES, _schema("Category", "Latency"), "What latency per category?") is None
 
 
-def test_printed_labels_are_nfkc_normalised() -> None:
-    assert printed_label("β₊  (ours)") == "β+ (ours)"
+def test_printed_labels_are_nfkc_normalised_without_citation_or_own_work_marks() -> None:
+    assert printed_label("β₊  (ours)") == "β+"
     assert printed_label("πₜ") == "πt"
+    assert printed_label("ViT-22B [37]") == "ViT-22B"
+    assert printed_label("M3-Embedding (Our Work)") == "M3-Embedding"
+    # A label that is nothing but the mark, or starts with "Ours", keeps it.
+    assert printed_label("Ours (full)") == "Ours (full)"
+    assert printed_label("(ours)") == "(ours)"
+
+
+# InternVL (CVPR 2024) Table 1, as extracted: the paper's own encoder marked "(ours)".
+ENCODERS = (
+    ("model name", "width", "depth", "MLP", "#heads", "#param (M)"),
+    ("ViT-G [173]", "1664", "48", "8192", "16", "1843"),
+    ("ViT-6.5B [128]", "4096", "32", "16384", "32", "6440"),
+    ("ViT-22B [37]", "6144", "48", "24576", "48", "21743"),
+    ("InternViT-6B (ours)", "3200", "48", "12800", "25", "5903"),
+)
+
+
+def test_the_papers_own_row_joins_the_named_rows_when_the_question_points_at_it() -> None:
+    schema = _schema("Model", "Width", "Heads")
+    # The entities the question enumerates, as the plan lists them.
+    listed = ["ViT-6.5B", "ViT-22B"]
+    own = project(
+        ENCODERS,
+        schema,
+        "Give the width and heads of ViT-6.5B, ViT-22B and the paper's own encoder.",
+        listed,
+    )
+    named_only = project(
+        ENCODERS, schema, "Give the width and heads of ViT-6.5B and ViT-22B.", listed
+    )
+
+    assert own is not None and named_only is not None
+    assert [(r.key, r.values["Width"].text) for r in own.rows] == [
+        ("ViT-6.5B", "4096"),
+        ("ViT-22B", "6144"),
+        ("InternViT-6B", "3200"),
+    ]
+    assert [r.key for r in named_only.rows] == ["ViT-6.5B", "ViT-22B"]
