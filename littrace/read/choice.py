@@ -12,7 +12,8 @@ option's number appearing in the located table proves nothing. Instead:
   value wins, lower-is-better read from the question, caption and header;
 * **bibliography questions** (:mod:`littrace.read.references`): the option printed in the
   entry at the asked position, or in the entries cited by the sentences that best match the
-  question ("which work is cited for X");
+  question ("which work is cited for X"); when the options are reference numbers, the number
+  a selected paper gives the work the question names by its authors ("Head et al.");
 * **sentence windows**: an option printed in a sentence of a selected paper is supported by
   how much of the question that sentence names (the sentences on either side at half
   weight), each question term weighted by its rarity among the papers' sentences (IDF), so
@@ -39,10 +40,13 @@ from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
 from littrace.read.model import Fact, PaperContext, SynthesisInput
 from littrace.read.references import (
+    citation_ids,
     cited_for,
     entry_at,
     entry_support,
+    first_author_surname,
     mentions_references,
+    named_authors,
     reference_position,
 )
 from littrace.read.tables import paper_tables, subject_name
@@ -71,6 +75,7 @@ __all__ = [
     "TableUnits",
     "aligned_choice",
     "reference_choice",
+    "reference_number_choice",
     "sentence_choice",
     "table_contenders",
     "table_units",
@@ -312,6 +317,35 @@ def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
     return Choice(label, support, why, [fact])
 
 
+def reference_number_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """The reference number under which a selected paper lists the work the question names by
+    its authors ("Rein et al."), when the options are numbers."""
+    options = question.multiple_choice_options or []
+    authors = named_authors(question.question)
+    if not options or not authors or not all(o.text.strip().isdigit() for o in options):
+        return None
+    by_number = {o.text.strip(): o.label for o in options}
+    support = {o.label: 0.0 for o in options}
+    grounds: dict[str, tuple[str, Fact]] = {}
+    for paper_id in data.papers:
+        context = data.contexts.get(paper_id)
+        if context is None:
+            continue
+        ids = citation_ids(context.references)
+        for entry in context.references:
+            label = by_number.get(ids[entry.label])
+            if label is None or first_author_surname(entry) not in authors:
+                continue
+            support[label] += 1.0
+            fact = Fact(paper_id, "", entry.raw, None, "", entry.label, "reference")
+            grounds[label] = (f"{paper_id} lists [{ids[entry.label]}] {entry.raw[:80]}", fact)
+    label = _winner(support)
+    if label is None:
+        return None
+    why, fact = grounds[label]
+    return Choice(label, support, why, [fact])
+
+
 # Chunk kinds whose sentences are prose a question can be aligned with.
 _PROSE = ("title_abstract", "body")
 # The sentences around the one printing an option count this much of what they name.
@@ -402,7 +436,7 @@ def table_contenders(question: Question, data: SynthesisInput) -> list[str]:
 def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
     """The option chosen by aligning the question with the selected papers' bibliography
     entries or table cells."""
-    found = reference_choice(question, data)
+    found = reference_choice(question, data) or reference_number_choice(question, data)
     if found is not None:
         return found
     tables = table_units(question, data)

@@ -42,7 +42,13 @@ from littrace.llm.schemas import Plan
 from littrace.read.cells import lookup_cell
 from littrace.read.heuristic import question_query
 from littrace.read.model import EvidenceItem, PaperContext
-from littrace.read.references import citation_ids, entry_at, reference_position
+from littrace.read.references import (
+    citation_ids,
+    entry_at,
+    first_author_surname,
+    named_authors,
+    reference_position,
+)
 from littrace.read.text import Query, contains_phrase, norm, sentences, terms
 from littrace.schema import Question, SourceType
 
@@ -52,6 +58,7 @@ MODALITY_BONUS = 0.2  # the plan asks for this kind of evidence
 OPTION_BONUS = 0.3  # the passage holds one of the multiple-choice options
 OPTION_TABLE_BONUS = 0.6  # a table holds all the options (its share of them, for fewer)
 REFERENCE_BONUS = 0.5  # the question is about a bibliography entry
+AUTHOR_MARGIN = 0.05  # above the best other citation, for the work named by its authors
 CELL_BONUS = 0.3  # a table cell sits at the row and column the question names
 ANSWER_BONUS = 0.05  # a sentence holds a number or name the question does not
 OBJECT_BONUS = 0.1  # a typed object is a structurally stronger locator than a sentence
@@ -222,6 +229,8 @@ def paper_candidates(
 
     entries = {ref.label: ref for ref in context.references}
     ids = citation_ids(context.references)
+    authors = named_authors(question.question)
+    authored: list[EvidenceItem] = []
     # Each label's best citing sentence: where an entry is cited, evidence beside the entry.
     citing: dict[str, tuple[float, Citation]] = {}
     for citation in context.citations:
@@ -248,6 +257,8 @@ def paper_candidates(
                 context.paper_id, "citation_context", locator, query.score(text), text=text
             )
             item.bbox = [float(x) for x in citation.bbox] if citation.bbox else None
+            if entry is not None and first_author_surname(entry) in authors:
+                authored.append(item)
             item.companion = _citing_span(citation, item.score)
             add(item, text, "citation")
 
@@ -265,10 +276,20 @@ def paper_candidates(
         if ref is asked_entry:
             item.score += NAMED_OBJECT_BONUS
             item.reasons.append(f"the entry at the position the question names ({position})")
+        if first_author_surname(ref) in authors:
+            authored.append(item)
         if ref.label in citing:
             item.companion = _citing_span(citing[ref.label][1], item.score)
         add(item, ref.raw, "citation")
 
+    # The work the question names by its authors ("Rein et al.") is the citation it means,
+    # whichever citation scored best, unless it names an entry of this paper by position;
+    # whether citations are the evidence at all is left to the scores (a table "taken from
+    # Hosking and Lapata (2021)" is still the table).
+    cited = [item.score for item in items if item.source_type == "citation_context"]
+    for item in authored if asked_entry is None else ():
+        item.score = max(item.score, *cited) + AUTHOR_MARGIN
+        item.reasons.append("the work the question names by its authors")
     items.sort(key=lambda item: -item.score)
     return items
 

@@ -147,6 +147,27 @@ def entry_support(option: str, entry: str) -> float:
     return share if share >= _ENTRY_SHARE else 0.0
 
 
+# A cited work named by its authors: "Rein et al.", "Devlin et al. (2019)", "Aggarwal and
+# Welleck (2025)".
+_NAMED_AUTHORS = re.compile(
+    r"\b([A-Z][\w'’-]+)(?:\s+et\s+al\b|\s+(?:and|&)\s+[A-Z][\w'’-]+,?\s*\(?(?:19|20)\d\d\b)"
+)
+_NAME_WORD = re.compile(r"[^\W\d_][\w'’-]+")
+
+
+def named_authors(question: str) -> set[str]:
+    """The first authors' surnames of the works ``question`` names by author ("Rein et al.")."""
+    return set(_NAMED_AUTHORS.findall(question))
+
+
+def first_author_surname(entry: Reference) -> str:
+    """The first author's surname: the last word of the first author as printed, initials
+    aside ("David Rein", "Rein, D." and "Rein DA" all give "Rein")."""
+    words = _NAME_WORD.findall(first_author(entry))
+    named = [word for word in words if not (word.isupper() and len(word) <= 3)] or words
+    return named[-1] if named else ""
+
+
 def first_author(entry: Reference) -> str:
     """The first author as printed: the raw entry up to the first comma or " and ", after its
     number."""

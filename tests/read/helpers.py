@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from littrace.corpus.model import Block, Chunk, Citation, PaperObject, PaperRecord, Reference
 from littrace.read.model import PaperContext
 
@@ -120,3 +122,15 @@ def context(
         paper_id, f"{method}: Sparse Retrieval", ("A. Author",), "", "Venue", 2024, True
     )
     return PaperContext(paper, chunks, objects, {}, rank, references, citations, pages, blocks)
+
+
+def with_hopper() -> PaperContext:
+    """:func:`context` with a second entry, [9] by Hopper, cited beside negative sampling."""
+    paper = context()
+    hopper = Reference("p1", "9", "[9] Grace Hopper. Compilers for samplers. 2019.", 6)
+    citing = Citation("p1", 2, "Samplers are compiled as in [9].", ("9",), (), "2 Related Work")
+    return replace(
+        paper,
+        references=(*paper.references, hopper),
+        citations=(*paper.citations, citing),
+    )

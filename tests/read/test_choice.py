@@ -8,7 +8,7 @@ from littrace.llm.schemas import Plan
 from littrace.read.choice import aligned_choice
 from littrace.read.localize import localize
 from littrace.read.model import SynthesisInput
-from tests.read.helpers import context
+from tests.read.helpers import context, with_hopper
 from tests.read.test_synthesize import ask, run
 from tests.read.test_units import SCIBERT
 
@@ -132,3 +132,18 @@ def test_a_neighbouring_sentence_counts_at_half_weight_and_no_window_no_choice()
     assert picked is not None and picked.label == "A"
     assert picked.support["B"] < picked.support["A"]
     assert _sentence_choice("What hardware?", ["a CPU cluster", "two TPU pods"], paper) is None
+
+
+def test_a_reference_number_is_the_one_the_paper_gives_the_work_named_by_its_authors() -> None:
+    paper = with_hopper()
+    numbers = ["3", "7", "9", "12"]
+    chosen = choose(
+        "Under which reference number does the paper list Hopper et al.?", numbers, paper
+    )
+    assert chosen is not None and chosen.label == "C"
+    assert "[9]" in chosen.how
+    # No author named, or no entry of that author: nothing to choose by.
+    assert (
+        choose("Under which reference number is the compiler work listed?", numbers, paper) is None
+    )
+    assert choose("Under which reference number is Lovelace et al. listed?", numbers, paper) is None

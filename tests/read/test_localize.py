@@ -7,7 +7,7 @@ from littrace.evaluate.official import evidence_key
 from littrace.llm.schemas import Plan
 from littrace.read.localize import bare_label, localize, paper_candidates
 from littrace.schema import Question
-from tests.read.helpers import context
+from tests.read.helpers import context, with_hopper
 
 PLAN = Plan(named_anchors=["SparseSieve"])
 
@@ -119,3 +119,20 @@ def test_the_table_printing_the_options_is_where_they_were_read() -> None:
     # Without the options, the caption's words decide.
     unanswered = question(record.question)
     assert paper_candidates(unanswered, PLAN, paper)[0].locator["table_id"] == "Table 2"
+
+
+def test_the_work_a_question_names_by_its_authors_is_the_citation_it_means() -> None:
+    q = question(
+        "Which work by Hopper et al. does the SparseSieve paper cite for negative sampling?"
+    )
+    plain = question("Which work does the SparseSieve paper cite for negative sampling?")
+    paper = with_hopper()
+
+    def cited(asked: Question) -> list[object]:
+        items = paper_candidates(asked, PLAN, paper)
+        return [i.locator["citation_id"] for i in items if i.source_type == "citation_context"]
+
+    assert cited(plain)[0] == "7"
+    assert cited(q)[0] == "9"
+    # A position the question names for this paper outranks the authors it names.
+    assert cited(question("Is reference [7] of the SparseSieve paper by Hopper et al.?"))[0] == "7"

@@ -12,6 +12,8 @@ from littrace.read.references import (
     entry_at,
     entry_support,
     first_author,
+    first_author_surname,
+    named_authors,
     reference_position,
 )
 from littrace.read.text import Query
@@ -91,3 +93,16 @@ def test_the_work_cited_for_x_is_the_citation_that_closes_x() -> None:
     query = Query({"depthwise": 1.0, "separable": 1.0, "convolution": 1.0}, {})
     ranked = cited_for(query, paper)
     assert [c.reference.label for c in ranked] == ["Zhang et al., 2017", "Bai et al., 2018"]
+
+
+def test_works_named_by_their_authors_and_the_surname_of_an_entrys_first_author() -> None:
+    assert named_authors("cite the GPQA benchmark paper by Rein et al. For each paper") == {"Rein"}
+    assert named_authors("Devlin et al. (2019) and Aggarwal and Welleck (2025) report") == {
+        "Devlin",
+        "Aggarwal",
+    }
+    # Capitalised words before a year are not authors unless paired ("X and Y (2021)").
+    assert named_authors("The ICLR (2024) paper and GPT-4 (2023)") == set()
+    assert first_author_surname(ref("23", "[23] David Rein, Betty Li Hou. GPQA.")) == "Rein"
+    assert first_author_surname(NUMBERED[1]) == "Zaki"  # "Zaki MM": initials after the name
+    assert first_author_surname(AUTHOR_YEAR[1]) == "Ammar"
