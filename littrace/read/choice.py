@@ -66,6 +66,7 @@ from littrace.read.units import (
     label_share,
     path_score,
     question_terms,
+    subject_terms,
     table_cells,
 )
 from littrace.schema import Question
@@ -183,7 +184,7 @@ def value_support(
         for number in printed[option.label]:
             best: tuple[float, Alignment, TableUnits] | None = None
             for table in tables:
-                subject = question_terms(subject_name(table.context))
+                subject = subject_terms(subject_name(table.context), question.question)
                 for cell in table.cells:
                     if cell.value is None or not same_number(cell.value, number):
                         continue

@@ -20,7 +20,7 @@ from littrace.read.choice import table_units
 from littrace.read.model import Fact, SynthesisInput
 from littrace.read.tables import subject_name
 from littrace.read.text import decimals
-from littrace.read.units import align, question_terms
+from littrace.read.units import align, question_terms, subject_terms
 
 __all__ = ["Computed", "asks_difference", "difference"]
 
@@ -54,7 +54,7 @@ def difference(data: SynthesisInput) -> Computed | None:
     wanted = question_terms(data.question.question)
     scored = []
     for table in table_units(data.question, data):
-        subject = question_terms(subject_name(table.context))
+        subject = subject_terms(subject_name(table.context), data.question.question)
         for cell in table.cells:
             if cell.value is not None:
                 score = align(wanted, cell, subject).score * table.weight

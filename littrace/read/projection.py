@@ -41,6 +41,7 @@ from littrace.read.units import (
     label_share,
     path_score,
     question_terms,
+    refers_to_own,
     table_cells,
     transposed,
 )
@@ -56,9 +57,6 @@ _CITATION_MARK = re.compile(r"\s*\[\d+(?:[,–-]\s*\d+)*\]")
 # How a table marks the paper's own rows: "InternViT-6B (ours)", "Ours", "(Our Work)".
 _OWN_NOTE = re.compile(r"\s*\((?:ours|our\s+\w+|proposed)\)", re.IGNORECASE)
 _OWN_MARK = re.compile(rf"{_OWN_NOTE.pattern}|^\s*ours\b", re.IGNORECASE)
-# How a question points at the paper's own method without naming it: "the paper's own
-# encoder", "its own model", "the proposed method".
-_OWN_REFERENCE = re.compile(r"\b(?:own|proposed|ours)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -156,7 +154,7 @@ def _named_rows(
         or any(label_share(entity, question_terms(path[-1])) >= 1.0 for entity in entities)
     ]
     if listed:
-        if _OWN_REFERENCE.search(question_text):
+        if refers_to_own(question_text):
             listed += [p for p in rows if p not in listed and _OWN_MARK.search(p[-1])]
         return listed
     # A one-letter label ("β" of "β+") is named by too many words to narrow anything.

@@ -466,6 +466,25 @@ def row_score(
     return sum(w * s for w, s in zip(weights, shares, strict=True)) / sum(weights)
 
 
+# A question pointing at the paper's own method without naming it: "its own model", "the
+# proposed method". Tables mark that method's rows "Ours" or "X (ours)".
+_OWN_REFERENCE = re.compile(r"\b(?:own|proposed|ours)\b", re.IGNORECASE)
+_OWN_MARK = "ours"
+
+
+def refers_to_own(question: str) -> bool:
+    """Whether ``question`` points at the paper's own method without naming it."""
+    return _OWN_REFERENCE.search(question) is not None
+
+
+def subject_terms(subject: str, question: str) -> frozenset[str]:
+    """The terms a question about the paper's own method leaves implicit (``context`` of
+    :func:`align`): the name of what the paper introduces, and the mark tables print on its
+    rows ("Ours") when the question points at its own method."""
+    implied = question_terms(subject)
+    return implied | {_OWN_MARK} if refers_to_own(question) else implied
+
+
 def align(
     wanted: frozenset[str], cell: TableCell, context: Iterable[str] = frozenset()
 ) -> Alignment:

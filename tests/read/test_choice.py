@@ -147,3 +147,21 @@ def test_a_reference_number_is_the_one_the_paper_gives_the_work_named_by_its_aut
         choose("Under which reference number is the compiler work listed?", numbers, paper) is None
     )
     assert choose("Under which reference number is Lovelace et al. listed?", numbers, paper) is None
+
+
+# Results whose last row is the paper's own method, printed as "Ours".
+OWN_ROW = (
+    ("Method", "ChemProt", "SciCite"),
+    ("BM25", "60.1", "70.2"),
+    ("DenseX", "65.3", "75.4"),
+    ("Ours", "68.2", "79.9"),
+)
+
+
+def test_a_question_about_the_papers_own_model_reads_the_row_marked_ours() -> None:
+    paper = context(cells=OWN_ROW, method="LongEval")
+    options = ["60.1", "65.3", "68.2", "70.2"]
+    own = choose("What does the paper's own model score on ChemProt?", options, paper)
+    assert own is not None and own.label == "C"
+    # Without a pointer at its own method, nothing names a row.
+    assert choose("What score is reported on ChemProt?", options, paper) is None
