@@ -39,7 +39,14 @@ from littrace.index.dense import DenseIndex, chunk_group
 from littrace.index.encoders import Encoder
 from littrace.retrieve.fusion import best_per_group, rrf
 
-__all__ = ["INDEXES", "HybridResult", "HybridSearcher", "PrfResult", "fused_chunks"]
+__all__ = [
+    "INDEXES",
+    "HybridResult",
+    "HybridSearcher",
+    "PrfResult",
+    "fused_chunks",
+    "spare_core",
+]
 
 INDEXES = ("chunk_bm25", "paper_bm25", "dense")
 """Index names, in the order their rankings are fused."""
@@ -106,6 +113,14 @@ def fused_chunks(
     return [chunk_id for _, _, chunk_id in sorted((*ranks, c) for c, ranks in best.items())]
 
 
+def spare_core() -> bool:
+    """Whether torch's intra-op threads leave a core of this machine unused (one thread per
+    process on a Dask worker, or ``torch.set_num_threads(1)``)."""
+    import torch
+
+    return torch.get_num_threads() < (os.cpu_count() or 1)
+
+
 class HybridSearcher:
     """Chunk BM25, paper BM25 and dense chunk search for one query, fused per Lit3R §2.1.2.
 
@@ -164,19 +179,28 @@ class HybridSearcher:
         all of them; each BM25 index searches them in turn (each query over the index's
         segments on the searcher's JVM threads).
 
-        The dense side runs on a thread of its own while BM25 searches: torch and the JVM
-        both work outside the GIL, so a sweep costs about the slower of the two, not their sum.
+        When torch leaves a core to spare (:func:`spare_core`), the dense side runs on a thread
+        of its own while BM25 searches: torch and the JVM both work outside the GIL, so a sweep
+        costs about the slower of the two, not their sum. When torch already uses every core,
+        the two would only contend for them, and run one after the other.
         """
         if not queries:
             return []
         depth = self.settings.depth
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dense") as pool:
-            dense = pool.submit(
-                lambda: self.dense.search(self.encoder.encode_queries(list(queries)), k=depth)
-            )
+
+        def dense() -> list[Ranked]:
+            return self.dense.search(self.encoder.encode_queries(list(queries)), k=depth)
+
+        if not spare_core():
+            dense_hits = dense()
             chunk_hits = self.chunk_bm25.batch_search(queries, k=depth)
             paper_hits = self.paper_bm25.batch_search(queries, k=depth)
-            dense_hits = dense.result()
+        else:
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dense") as pool:
+                beside = pool.submit(dense)
+                chunk_hits = self.chunk_bm25.batch_search(queries, k=depth)
+                paper_hits = self.paper_bm25.batch_search(queries, k=depth)
+                dense_hits = beside.result()
         return [
             self._fuse(
                 query,

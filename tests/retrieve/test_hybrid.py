@@ -5,8 +5,9 @@ from __future__ import annotations
 import littrace  # noqa: F401  (before transformers: the bootstrap keeps the model hub offline)
 
 # isort: split
+import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import cast
 
 import numpy as np
@@ -188,9 +189,23 @@ def test_queries_searched_together_find_what_each_finds_alone(searcher: HybridSe
     assert batched.search_with_prf_many([], TITLE_ABSTRACT.__getitem__) == []
 
 
-def test_dense_side_encodes_while_bm25_searches(searcher: HybridSearcher) -> None:
+@pytest.fixture
+def torch_threads() -> Iterator[Callable[[int], None]]:
+    """Sets torch's thread count for one test, and restores it."""
+    import torch
+
+    before = torch.get_num_threads()
+    yield torch.set_num_threads
+    torch.set_num_threads(before)
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs a core to spare")
+def test_dense_side_encodes_while_bm25_searches_when_torch_leaves_a_core(
+    searcher: HybridSearcher, torch_threads: Callable[[int], None]
+) -> None:
     # The encoder waits for the chunk BM25 search to have run: searched one after the other,
     # the wait would time out.
+    torch_threads(1)
     searched = threading.Event()
 
     class SignallingBm25:
@@ -201,7 +216,7 @@ def test_dense_side_encodes_while_bm25_searches(searcher: HybridSearcher) -> Non
 
     class WaitingEncoder(CountingEncoder):
         def encode_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
-            self.threads = threading.current_thread()
+            self.thread = threading.current_thread()
             assert searched.wait(timeout=30), "BM25 did not search while the encoder ran"
             return super().encode_queries(texts)
 
@@ -216,5 +231,26 @@ def test_dense_side_encodes_while_bm25_searches(searcher: HybridSearcher) -> Non
 
     result = concurrent.search(QUERY)
 
-    assert encoder.threads is not threading.current_thread()
+    assert encoder.thread is not threading.current_thread()
     assert result.papers == searcher.search(QUERY).papers
+
+
+def test_dense_side_runs_first_when_torch_uses_every_core(
+    searcher: HybridSearcher, torch_threads: Callable[[int], None]
+) -> None:
+    torch_threads(os.cpu_count() or 1)
+    encoder = CountingEncoder(searcher.encoder)
+    threads = []
+    original = encoder.encode_queries
+
+    def recording(texts: Sequence[str]) -> NDArray[np.float32]:
+        threads.append(threading.current_thread())
+        return original(texts)
+
+    encoder.encode_queries = recording  # type: ignore[method-assign]
+    plain = HybridSearcher(
+        searcher.chunk_bm25, searcher.paper_bm25, searcher.dense, encoder, searcher.settings
+    )
+
+    assert plain.search(QUERY).papers == searcher.search(QUERY).papers
+    assert threads == [threading.current_thread()]
