@@ -39,6 +39,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.realqa.build import FIXTURES, SPLITS, outputs  # noqa: E402
+from littrace.artifacts import Manifest  # noqa: E402
 from littrace.evaluate.families import (  # noqa: E402
     AXES,
     FamilyScore,
@@ -127,6 +128,19 @@ def metrics_table(split: str, families: dict[str, dict[str, FamilyScore]]) -> Ta
     return table
 
 
+def answers_reused(artifact: Path, began: datetime) -> bool:
+    """Whether ``littrace answer`` handed back an answers artifact made before ``began``."""
+    manifest = Manifest.load(artifact)
+    return manifest is not None and datetime.fromisoformat(manifest.created) < began
+
+
+def answer_time(split: dict[str, Any]) -> str:
+    """How long the split took to answer, or that its answers were reused from the cache."""
+    if split.get("answers_reused"):
+        return "answers reused from an earlier run"
+    return f"{split['seconds']:.0f} s to answer"
+
+
 def markdown(results: dict[str, Any]) -> str:
     """The results as markdown tables, for the README to quote."""
     lines = [
@@ -141,7 +155,7 @@ def markdown(results: dict[str, Any]) -> str:
     for split in results["splits"]:
         data = results["splits"][split]
         lines += [
-            f"## {split} ({data['questions']} questions, {data['seconds']:.0f} s to answer)",
+            f"## {split} ({data['questions']} questions, {answer_time(data)})",
             "",
             "| family | n | " + " | ".join(COLUMNS) + " | composite |",
             "| --- | --- |" + " --- |" * (len(COLUMNS) + 1),
@@ -212,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     for split in args.splits:
         out = args.artifacts / "submissions" / label / f"{split}.jsonl"
-        began = time.perf_counter()
+        began, began_at = time.perf_counter(), datetime.now(UTC)
         answered = littrace(
             args,
             "answer",
@@ -229,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         results["splits"][split] = {
             "questions": families["overall"]["all"].questions,
             "seconds": round(seconds, 1),
+            "answers_reused": answers_reused(Path(answered["artifact"]), began_at),
             "submission": str(out),
             "answers_artifact": answered["artifact"],
             "families": families_json(families),

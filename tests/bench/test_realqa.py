@@ -156,3 +156,21 @@ def test_the_report_tables_show_every_family() -> None:
     text = markdown(results)
     assert "| task_family: multi_paper |" in text and "| overall |" in text
     assert json.dumps(results)  # what run.py writes beside the markdown
+
+
+def test_reused_answers_are_reported_as_reused_not_as_a_time(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from bench.realqa.run import answer_time, answers_reused
+    from littrace.artifacts import ArtifactStore
+
+    store = ArtifactStore(tmp_path, catalog=False)
+    with store.writer(store.key("answers", code_version="t", inputs={}, config={})) as writer:
+        (writer.path / "submission.jsonl").write_text("")
+    made = writer.artifact.path
+    assert answers_reused(made, datetime.now(UTC) + timedelta(seconds=1))
+    assert not answers_reused(made, datetime.now(UTC) - timedelta(hours=1))
+    assert answer_time({"seconds": 2.0, "answers_reused": True}) == (
+        "answers reused from an earlier run"
+    )
+    assert answer_time({"seconds": 93.4, "answers_reused": False}) == "93 s to answer"
