@@ -40,11 +40,11 @@ from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
 from littrace.read.model import Fact, PaperContext, SynthesisInput
 from littrace.read.references import (
+    authored_entries,
     citation_ids,
     cited_for,
     entry_at,
     entry_support,
-    first_author_surname,
     mentions_references,
     named_authors,
     reference_position,
@@ -333,9 +333,9 @@ def reference_number_choice(question: Question, data: SynthesisInput) -> Choice 
         if context is None:
             continue
         ids = citation_ids(context.references)
-        for entry in context.references:
+        for entry in authored_entries(question.question, context.references):
             label = by_number.get(ids[entry.label])
-            if label is None or first_author_surname(entry) not in authors:
+            if label is None:
                 continue
             support[label] += 1.0
             fact = Fact(paper_id, "", entry.raw, None, "", entry.label, "reference")

@@ -43,10 +43,9 @@ from littrace.read.cells import lookup_cell
 from littrace.read.heuristic import question_query
 from littrace.read.model import EvidenceItem, PaperContext
 from littrace.read.references import (
+    authored_entries,
     citation_ids,
     entry_at,
-    first_author_surname,
-    named_authors,
     reference_position,
 )
 from littrace.read.text import Query, contains_phrase, norm, sentences, terms
@@ -229,7 +228,7 @@ def paper_candidates(
 
     entries = {ref.label: ref for ref in context.references}
     ids = citation_ids(context.references)
-    authors = named_authors(question.question)
+    by_authors = {ref.label for ref in authored_entries(question.question, context.references)}
     authored: list[EvidenceItem] = []
     # Each label's best citing sentence: where an entry is cited, evidence beside the entry.
     citing: dict[str, tuple[float, Citation]] = {}
@@ -257,7 +256,7 @@ def paper_candidates(
                 context.paper_id, "citation_context", locator, query.score(text), text=text
             )
             item.bbox = [float(x) for x in citation.bbox] if citation.bbox else None
-            if entry is not None and first_author_surname(entry) in authors:
+            if label in by_authors:
                 authored.append(item)
             item.companion = _citing_span(citation, item.score)
             add(item, text, "citation")
@@ -276,7 +275,7 @@ def paper_candidates(
         if ref is asked_entry:
             item.score += NAMED_OBJECT_BONUS
             item.reasons.append(f"the entry at the position the question names ({position})")
-        if first_author_surname(ref) in authors:
+        if ref.label in by_authors:
             authored.append(item)
         if ref.label in citing:
             item.companion = _citing_span(citing[ref.label][1], item.score)

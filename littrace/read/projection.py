@@ -39,11 +39,13 @@ from littrace.read.units import (
     TableCell,
     asked_terms,
     label_share,
+    marks_own,
     path_score,
     question_terms,
     refers_to_own,
     table_cells,
     transposed,
+    without_own_note,
 )
 from littrace.schema import TableColumn
 
@@ -54,9 +56,6 @@ _SPACE = re.compile(r"\s+")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 # A citation marker printed after a row label: "ViT-22B [37]".
 _CITATION_MARK = re.compile(r"\s*\[\d+(?:[,–-]\s*\d+)*\]")
-# How a table marks the paper's own rows: "InternViT-6B (ours)", "Ours", "(Our Work)".
-_OWN_NOTE = re.compile(r"\s*\((?:ours|our\s+\w+|proposed)\)", re.IGNORECASE)
-_OWN_MARK = re.compile(rf"{_OWN_NOTE.pattern}|^\s*ours\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -83,10 +82,7 @@ class Projection:
 def printed_label(text: str) -> str:
     """A label as an answer key: NFKC-normalised, citation markers and an own-work mark
     ("(ours)") dropped, whitespace collapsed."""
-    normal = unicodedata.normalize("NFKC", text)
-    bare = _CITATION_MARK.sub("", normal)
-    if _OWN_NOTE.sub("", bare).strip():
-        bare = _OWN_NOTE.sub("", bare)
+    bare = without_own_note(_CITATION_MARK.sub("", unicodedata.normalize("NFKC", text)))
     return _SPACE.sub(" ", bare).strip()
 
 
@@ -155,7 +151,7 @@ def _named_rows(
     ]
     if listed:
         if refers_to_own(question_text):
-            listed += [p for p in rows if p not in listed and _OWN_MARK.search(p[-1])]
+            listed += [p for p in rows if p not in listed and marks_own(p[-1])]
         return listed
     # A one-letter label ("β" of "β+") is named by too many words to narrow anything.
     named = [

@@ -168,6 +168,12 @@ def first_author_surname(entry: Reference) -> str:
     return named[-1] if named else ""
 
 
+def authored_entries(question: str, references: Sequence[Reference]) -> list[Reference]:
+    """The entries of ``references`` whose first author ``question`` names ("Rein et al.")."""
+    authors = named_authors(question)
+    return [ref for ref in references if authors and first_author_surname(ref) in authors]
+
+
 def first_author(entry: Reference) -> str:
     """The first author as printed: the raw entry up to the first comma or " and ", after its
     number."""

@@ -40,12 +40,16 @@ __all__ = [
     "asked_terms",
     "header_row_count",
     "label_column_count",
+    "marks_own",
     "path_score",
     "question_terms",
+    "refers_to_own",
     "row_score",
+    "subject_terms",
     "table_cells",
     "terms_match",
     "transposed",
+    "without_own_note",
 ]
 
 Grid = Sequence[Sequence[str]]
@@ -467,9 +471,12 @@ def row_score(
 
 
 # A question pointing at the paper's own method without naming it: "its own model", "the
-# proposed method". Tables mark that method's rows "Ours" or "X (ours)".
+# proposed method". Tables mark that method's rows "Ours", "X (ours)" or "X (Our Work)"; the
+# word "ours" is what alignment matches such labels by.
 _OWN_REFERENCE = re.compile(r"\b(?:own|proposed|ours)\b", re.IGNORECASE)
-_OWN_MARK = "ours"
+_OWN_NOTE = re.compile(r"\s*\((?:ours|our\s+\w+|proposed)\)", re.IGNORECASE)
+_OWN_LABEL = re.compile(rf"{_OWN_NOTE.pattern}|^\s*ours\b", re.IGNORECASE)
+_OWN_TERM = "ours"
 
 
 def refers_to_own(question: str) -> bool:
@@ -477,12 +484,24 @@ def refers_to_own(question: str) -> bool:
     return _OWN_REFERENCE.search(question) is not None
 
 
+def marks_own(label: str) -> bool:
+    """Whether a row label marks the paper's own method ("Ours", "InternViT-6B (ours)")."""
+    return _OWN_LABEL.search(label) is not None
+
+
+def without_own_note(label: str) -> str:
+    """``label`` without an own-work note ("InternViT-6B (ours)" reads "InternViT-6B"), unless
+    the note is all there is."""
+    bare = _OWN_NOTE.sub("", label)
+    return bare if bare.strip() else label
+
+
 def subject_terms(subject: str, question: str) -> frozenset[str]:
     """The terms a question about the paper's own method leaves implicit (``context`` of
     :func:`align`): the name of what the paper introduces, and the mark tables print on its
     rows ("Ours") when the question points at its own method."""
     implied = question_terms(subject)
-    return implied | {_OWN_MARK} if refers_to_own(question) else implied
+    return implied | {_OWN_TERM} if refers_to_own(question) else implied
 
 
 def align(

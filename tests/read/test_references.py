@@ -6,6 +6,7 @@ import pytest
 
 from littrace.corpus.model import Citation, Reference
 from littrace.read.references import (
+    authored_entries,
     citation_ids,
     cited_for,
     entry_answer,
@@ -106,3 +107,12 @@ def test_works_named_by_their_authors_and_the_surname_of_an_entrys_first_author(
     assert first_author_surname(ref("23", "[23] David Rein, Betty Li Hou. GPQA.")) == "Rein"
     assert first_author_surname(NUMBERED[1]) == "Zaki"  # "Zaki MM": initials after the name
     assert first_author_surname(AUTHOR_YEAR[1]) == "Ammar"
+
+
+def test_the_entries_a_question_names_by_their_first_author() -> None:
+    entries = [*NUMBERED, *AUTHOR_YEAR]
+    assert authored_entries("as in Ammar et al. and Zaki et al.", entries) == [
+        NUMBERED[1],
+        AUTHOR_YEAR[1],
+    ]
+    assert authored_entries("Which work is cited for graphs?", entries) == []
