@@ -673,6 +673,8 @@ def _walk(
         taken.append((box, key))
         frontier = max(frontier, box[3]) if down else min(frontier, box[1])
         if text and key[0] == "g" and _closes(page, box, down, kind, reach):
+            if kind == "table" and not down:
+                taken += _header_over(page, box, reach)
             break
         text = text or key[0] == "l"
         reach = (min(reach[0], box[0]), max(reach[1], box[2]))
@@ -681,6 +683,29 @@ def _walk(
     lines = tuple(scan.lines[key[1]] for _, key in taken if key[0] == "l")
     graphics = tuple(box for box, key in taken if key[0] == "g")
     return _Region(scan.number - 1, lines, graphics, frozenset(key for _, key in taken))
+
+
+def _header_over(page: _Page, rule: BBox, reach: tuple[float, float]) -> list[tuple[BBox, Key]]:
+    """The header rows of a table printed over its top rule's span without a rule of their
+    own above them (a caption below, "method | #F | K400" over the first rule): the cell
+    text within two rows above the rule, inside the table's width, up to prose or a rule
+    across."""
+    limit = rule[1] - 2.2 * page.style.size
+    header: list[tuple[BBox, Key]] = []
+    for box, key in page.ahead(rule[1], False):
+        if box[3] < limit:
+            break
+        if box == rule or box[0] < reach[0] - 5 or box[2] > reach[1] + 5:
+            continue
+        if key[0] == "g":
+            if box[2] - box[0] > 1.5:  # a column separator is no wall; a rule across is
+                break
+            header.append((box, key))
+        elif _stops(page, key):
+            break
+        else:
+            header.append((box, key))
+    return header
 
 
 def _closes(

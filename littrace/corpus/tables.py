@@ -24,6 +24,7 @@ Example:
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -34,6 +35,8 @@ from littrace.corpus.pagescan import NUMBER_START, ScanLine, row_text, rows
 
 logger = logging.getLogger(__name__)
 
+# A citation mark or a bare number, which in a header continues the word before it.
+_ATTACHED = re.compile(r"\[\d+(?:[,–-]\s?\d+)*\]|\d+")
 # A rule is a path at most this thick (points).
 RULE = 2.5
 # Pieces of one line further apart than this (in ems) are in different columns, not words
@@ -52,7 +55,17 @@ def table_cells(
     fragments = [piece for line in lines for piece in line.split_cells(0.4 * line.size)]
     grid = _ruled_grid(page, graphics, bbox, fragments)
     if grid is None:
-        grid = _grid_from_lines(fragments)
+        x0, y0, x1, y1 = bbox
+        rules = [
+            g
+            for g in graphics
+            if g[3] - g[1] <= RULE
+            and g[2] - g[0] >= 8
+            and g[0] >= x0 - 3
+            and g[2] <= x1 + 3
+            and y0 - 3 <= g[1] <= y1 + 3
+        ]
+        grid = _grid_from_lines(fragments, rules)
     return tuple(tuple(row) for row in grid if any(row))
 
 
@@ -104,8 +117,13 @@ def _cell_text(cell: Sequence[float], lines: list[ScanLine]) -> str:
     return row_text(inside, " ")
 
 
-def _grid_from_lines(lines: list[ScanLine]) -> list[list[str]]:
-    """Rows by vertical overlap; columns from the x-extents of the fullest rows' fragments."""
+def _grid_from_lines(lines: list[ScanLine], rules: Sequence[BBox] = ()) -> list[list[str]]:
+    """Rows by vertical overlap; columns from the x-extents of the fullest rows' fragments.
+
+    A header with a rule drawn right under it over several columns (booktabs' ``cmidrule``)
+    is written into each column the rule covers: that rule, not the width of the words,
+    says what it spans.
+    """
     table_rows = rows(lines)
     if not table_rows:
         return []
@@ -131,26 +149,72 @@ def _grid_from_lines(lines: list[ScanLine]) -> list[list[str]]:
         else:
             merged.append(column)
     columns = merged
-    grid = _fill(table_rows, columns, set())
+    grid, spanning = _fill(table_rows, columns, set(), rules)
     # Headers set as one line over columns of numbers ("R-1 R-2 R-L") are cut at the
     # columns; text columns keep their words together, however their spans fall.
     numeric = {j for j in range(len(columns)) if _mostly_numbers([row[j] for row in grid])}
     if numeric:
-        grid = _fill(table_rows, columns, numeric)
-    return _merge_continuations(grid)
+        grid, spanning = _fill(table_rows, columns, numeric, rules)
+    return _merge_continuations(grid, spanning)
 
 
 def _fill(
-    table_rows: list[list[ScanLine]], columns: list[list[float]], numeric: set[int]
-) -> list[list[str]]:
+    table_rows: list[list[ScanLine]],
+    columns: list[list[float]],
+    numeric: set[int],
+    rules: Sequence[BBox],
+) -> tuple[list[list[str]], list[bool]]:
+    """The grid, and for each row whether one of its pieces runs over several columns."""
     grid: list[list[str]] = []
-    for row in table_rows:
+    spanning: list[bool] = []
+    width = columns[-1][1] - columns[0][0]
+    # Above the first row of numbers a number is part of a header ("stage 1", "K400 [17]"),
+    # not a value printed next to its label.
+    body = next(
+        (
+            n
+            for n, row in enumerate(table_rows)
+            if 2 * sum(bool(NUMBER_START.match(line.text)) for line in row) >= len(row) > 1
+        ),
+        0,
+    )
+    for number, row in enumerate(table_rows):
         cells = [""] * len(columns)
-        for part in (part for fragment in row for part in _spread(fragment, columns, numeric)):
+        wide = False
+        header = number < body
+        parts = (part for fragment in row for part in _spread(fragment, columns, numeric, header))
+        for part in parts:
             at = _column_of(part, columns)
             cells[at] = f"{cells[at]} {part.text}".strip()
+            wide = (
+                wide or sum(1 for c in columns if c[0] < part.bbox[2] and part.bbox[0] < c[1]) > 1
+            )
+            for n in _ruled_span(part, columns, rules, width):
+                if not cells[n]:
+                    cells[n] = part.text
         grid.append(cells)
-    return grid
+        spanning.append(wide)
+    return grid, spanning
+
+
+def _ruled_span(
+    part: ScanLine, columns: list[list[float]], rules: Sequence[BBox], width: float
+) -> list[int]:
+    """The columns a header spans by the rule drawn right under it (narrower than the
+    table, over at least two columns, most of each), or none."""
+    for rule in rules:
+        below = 0 <= rule[1] - part.bbox[3] <= 0.8 * part.size
+        if not below or not rule[0] - 2 <= part.x_center <= rule[2] + 2:
+            continue
+        if rule[2] - rule[0] >= 0.9 * width:
+            return []
+        covered = [
+            n
+            for n, (c0, c1) in enumerate(columns)
+            if min(c1, rule[2]) - max(c0, rule[0]) >= 0.5 * (c1 - c0)
+        ]
+        return covered if len(covered) >= 2 else []
+    return []
 
 
 def _mostly_numbers(cells: list[str]) -> bool:
@@ -161,10 +225,13 @@ def _mostly_numbers(cells: list[str]) -> bool:
     return bool(filled) and values > len(filled) / 2
 
 
-def _spread(line: ScanLine, columns: list[list[float]], numeric: set[int]) -> list[ScanLine]:
+def _spread(
+    line: ScanLine, columns: list[list[float]], numeric: set[int], header: bool = False
+) -> list[ScanLine]:
     """A fragment running over several columns, cut where its parts sit in different ones.
 
-    A cut goes before a number ("co-citation 82.9"), before a piece printed inside one of
+    A cut goes before a number ("co-citation 82.9"; not in a ``header`` row: "stage 1"),
+    before a piece printed inside one of
     the ``numeric`` columns (a column of numbers under its header) more than a word space
     after the piece before it, or between the words of
     a piece that has one word per column it covers ("CLS USR CITE REC", word positions
@@ -194,13 +261,16 @@ def _spread(line: ScanLine, columns: list[list[float]], numeric: set[int]) -> li
             for n in covered
             if columns[n][0] - 2 <= (a + b) / 2 <= columns[n][1] + 2
         ]
-        if len(tokens) >= 2 and homes == covered and len(covered) == len(tokens):
+        # In a header, a number or citation after a word belongs to it ("stage 1", "K400 [17]").
+        attached = header and any(_ATTACHED.fullmatch(token) for token in tokens[1:])
+        if len(tokens) >= 2 and homes == covered and len(covered) == len(tokens) and not attached:
             atoms += [(a, b, t, True) for a, b, t in spots]
         else:
             inside = covered[0] if len(covered) == 1 else None
             apart = x0 - previous_end >= _COLUMN_GAP * line.size
-            header = inside in numeric and apart
-            atoms.append((x0, x1, text, bool(NUMBER_START.match(text)) or header))
+            in_values = inside in numeric and apart
+            before_number = not header and bool(NUMBER_START.match(text))
+            atoms.append((x0, x1, text, before_number or in_values))
         previous_end = x1
     parts: list[list[tuple[float, float, str, bool]]] = []
     for atom in atoms:
@@ -235,14 +305,20 @@ def _column_of(line: ScanLine, columns: list[list[float]]) -> int:
     )
 
 
-def _merge_continuations(grid: list[list[str]]) -> list[list[str]]:
-    """Fold a wrapped cell's second line (a row with fewer, non-numeric cells) into its row."""
+def _merge_continuations(grid: list[list[str]], spanning: list[bool]) -> list[list[str]]:
+    """Fold a wrapped cell's second line (a row with fewer, non-numeric cells) into its row.
+
+    A line of text running over several columns is a section title ("7B Models (Based on
+    Qwen2.5-7B)"), and a number does not wrap onto words: those rows stay rows.
+    """
     merged: list[list[str]] = []
-    for row in grid:
+    for row, wide in zip(grid, spanning, strict=True):
         filled = {n for n, cell in enumerate(row) if cell}
-        if merged and row and not row[0]:
+        if merged and row and not row[0] and not wide:
             above = {n for n, cell in enumerate(merged[-1]) if cell}
-            if filled < above and not any(_has_number(row[n]) for n in filled):
+            if filled < above and not any(
+                _has_number(row[n]) or _has_number(merged[-1][n]) for n in filled
+            ):
                 for n in filled:
                     merged[-1][n] = f"{merged[-1][n]} {row[n]}"
                 continue

@@ -26,11 +26,16 @@ __all__ = ["Computed", "asks_difference", "difference"]
 
 _DIFFERENCE = re.compile(
     r"\bby how (?:many|much)\b|\bdifference\b|\bgap\b|\bmargin\b|\bhow many points\b"
-    r"|\bhow (?:much|many points) (?:higher|lower|better|worse|more|less)\b",
+    r"|\bhow (?:much|many points) (?:higher|lower|better|worse|more|less)\b"
+    # A quantity compared: "how many more entries does A contain than B".
+    r"|\bhow (?:many|much) (?:more|fewer|less)\b[^?]*\bthan\b",
     re.I,
 )
 # Pairs are sought among this many best-aligned cells.
 _TOP_CELLS = 40
+# Each operand must be named this well by the question (alignment score), or the numbers
+# the question compares are not in a table (they may be in its prose).
+_MIN_OPERAND = 0.2
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,7 @@ def difference(data: SynthesisInput) -> Computed | None:
             pair = (score_a + score_b, min(score_a, score_b))
             if best is None or pair > best[0]:
                 best = (pair, table_a, a, b)
-    if best is None:
+    if best is None or best[0][1] < _MIN_OPERAND:
         return None
     _, table, a, b = best
     assert a.value is not None and b.value is not None

@@ -49,6 +49,7 @@ from littrace.read.references import (
     reference_position,
 )
 from littrace.read.text import Query, contains_phrase, norm, sentences, terms
+from littrace.read.units import asked_terms, header_labels, label_share
 from littrace.schema import Question, SourceType
 
 # Bonuses added to a candidate's term coverage (in [0, 1]).
@@ -59,6 +60,7 @@ OPTION_TABLE_BONUS = 0.6  # a table holds all the options (its share of them, fo
 REFERENCE_BONUS = 0.5  # the question is about a bibliography entry
 AUTHOR_MARGIN = 0.05  # above the best other citation, for the work named by its authors
 CELL_BONUS = 0.3  # a table cell sits at the row and column the question names
+HEADER_BONUS = 0.3  # a table's headers are what a table question names (two in full: all)
 ANSWER_BONUS = 0.05  # a sentence holds a number or name the question does not
 OBJECT_BONUS = 0.1  # a typed object is a structurally stronger locator than a sentence
 LEAD_IN_CHARS = 300  # end of the block above a display that introduces it
@@ -164,6 +166,7 @@ def paper_candidates(
     # Options the question itself lists are entities to compare, not values to find.
     options = [o for o in _options(question) if not contains_phrase(question.question, o)]
     asked = set(terms(question.question))
+    wanted_terms = asked_terms(question.question)
     wanted = set(plan.modalities) | {kind for kind in _MODALITY if kind in asked}
     about_references = bool(_REFERENCE_QUESTION.search(question.question))
     chunk_of_object = {c.object_id: c for c in context.chunks if c.object_id}
@@ -201,6 +204,13 @@ def paper_candidates(
         if obj.kind == "table" and cell is not None:
             item.score += CELL_BONUS * cell.score
             item.reasons.append(f"a cell at the asked row and column ({cell.score:.2f})")
+        # Which table: among tables, when the question asks for one (a header word such as
+        # "Model" must not lift tables above the sentence a text question asks about).
+        if obj.kind == "table" and obj.cells and "table" in wanted:
+            named = sum(label_share(label, wanted_terms) for label in header_labels(obj.cells))
+            if named > 0:
+                item.score += HEADER_BONUS * min(named, 2.0) / 2.0
+                item.reasons.append(f"headers the question names ({named:.2f})")
         if contains_phrase(question.question, obj.scorer_id):
             item.score += NAMED_OBJECT_BONUS
             item.reasons.append(f"question names {obj.scorer_id}")

@@ -247,9 +247,12 @@ def parse_value(text: str) -> float | None:
     return found[0].value if len(rest) <= 3 and not set(rest) & set("=()[]") else None
 
 
-# A spread or change printed after a value: "(0.08)", "± 0.3", "(+1.2)", "(±0.5)".
+# A spread or change printed after a value: "(0.08)", "± 0.3", "(+1.2)", "(±0.5)", or a
+# signed change set as a subscript ("89.29+46.47", "34.92 -6.45"; a minus only before a
+# decimal, so that "2020-2021" stays a range).
 _SPREAD = re.compile(
-    r"(?<=[\d%])\s*(?:\(\s*(?:±|\+/-|\+-|[+−-])?\s*\d[\d.,]*%?\s*\)|(?:±|\+/-|\+-)\s*\d[\d.,]*%?)"
+    r"(?<=[\d%])\s*(?:\(\s*(?:±|\+/-|\+-|[+−-])?\s*\d[\d.,]*%?\s*\)|(?:±|\+/-|\+-)\s*\d[\d.,]*%?"
+    r"|(?:\+|[−-](?=\d+\.\d))\d[\d.,]*%?$)"
 )
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 
 from littrace.read.text import norm, parse_value, terms
@@ -38,6 +38,7 @@ __all__ = [
     "TableCell",
     "align",
     "asked_terms",
+    "header_labels",
     "header_row_count",
     "label_column_count",
     "marks_own",
@@ -130,8 +131,45 @@ def header_row_count(grid: Grid, labels: int) -> int:
     ] or list(range(labels, width))
     for i in range(1, len(grid)):
         if _mostly_numbers([_cell(grid, i, j) for j in value_columns]):
+            # A section title right under a full row of column headers ("7B Models (Based on
+            # Qwen2.5-7B)" under "Acc | Tokens | ...") opens the body: it is too long for the
+            # column it starts in, unlike a header's wrapped last words ("(# Sensors)").
+            title = _title_text(grid, i - 1, labels) if i > 1 else ""
+            if title and _full(grid, i - 2, labels, width):
+                j = next(j for j in range(width) if _cell(grid, i - 1, j))
+                if len(title) > 2 * max(len(_cell(grid, k, j)) for k in range(i - 1)):
+                    return i - 1
             return i
     return 1 if len(grid) > 1 else 0
+
+
+def _full(grid: Grid, i: int, labels: int, width: int) -> bool:
+    """Whether row ``i`` has a cell over most of the value columns."""
+    return sum(1 for j in range(labels, width) if _cell(grid, i, j)) > (width - labels) / 2
+
+
+def _title_text(grid: Grid, i: int, labels: int) -> str:
+    """The text of row ``i`` if it is one cell of words at or right of column ``labels``
+    (a section title printed over the value columns, or over the table), else ""."""
+    filled = [(j, _cell(grid, i, j)) for j in range(_width(grid)) if _cell(grid, i, j)]
+    if len(filled) != 1:
+        return ""
+    j, text = filled[0]
+    if j < labels or _is_number(text) or _PLACEHOLDER.fullmatch(text):
+        return ""
+    return text
+
+
+def header_labels(grid: Grid) -> list[str]:
+    """The distinct texts a table prints in its header rows (over its label columns too:
+    "Language | Source | #train | Avg. Length of Docs"), the words a question names a table by."""
+    if len(grid) < 2:
+        return []
+    headers = header_row_count(grid, label_column_count(grid))
+    found = dict.fromkeys(
+        _cell(grid, i, j) for i in range(headers) for j in range(_width(grid)) if _cell(grid, i, j)
+    )
+    return list(found)
 
 
 def _mostly_numbers(texts: Iterable[str]) -> bool:
@@ -154,16 +192,16 @@ class TableCell:
     row_keys: tuple[str, ...] = ()
 
 
-def _nearest_label(grid: Grid, i: int, j: int, first: int) -> str:
+def _nearest_label(grid: Grid, i: int, j: int, first: int, titles: Container[int] = ()) -> str:
     """The label of column ``j`` for row ``i``: its own, else the nearest non-empty one in
-    that column among the body rows (above on ties), since spanning labels are printed once,
-    at the top or in the middle of their span."""
+    that column among the body rows (above on ties) that are not section ``titles``, since
+    spanning labels are printed once, at the top or in the middle of their span."""
     own = _cell(grid, i, j)
     if own:
         return own
     for distance in range(1, len(grid)):
         for k in (i - distance, i + distance):
-            if first <= k < len(grid) and _cell(grid, k, j):
+            if first <= k < len(grid) and k not in titles and _cell(grid, k, j):
                 return _cell(grid, k, j)
     return ""
 
@@ -205,6 +243,49 @@ def _spanning_row(grid: Grid, i: int, labels: int, width: int, below: int | None
     return filled
 
 
+def _section_titles(grid: Grid, first: int, labels: int, width: int) -> dict[int, str]:
+    """Body rows (from ``first``) that title the rows below them, by row: one cell of words
+    over the value columns, or alone in the first column where that column labels no row of
+    values itself ("Baselines (Prior Work)", "Long-to-Short Methods (7B)")."""
+    with_values = [
+        i for i in range(first, len(grid)) if any(_cell(grid, i, j) for j in range(labels, width))
+    ]
+    first_column_free = labels == 1 or not any(_cell(grid, i, 0) for i in with_values)
+    titles = {}
+    for i in range(first, len(grid)):
+        text = _title_text(grid, i, labels) or (
+            _title_text(grid, i, 0) if first_column_free else ""
+        )
+        if text:
+            titles[i] = text
+    return titles
+
+
+def _blocks(grid: Grid, rows: Sequence[int], labels: int) -> list[range]:
+    """Row blocks of a table whose innermost labels repeat ("Baseline | ACE | GEPA" under
+    each target model): a block starts wherever the first row's innermost label comes
+    again. Empty when it never does; ``rows`` are the rows with values."""
+    inner = labels - 1
+    if inner < 1 or not rows:
+        return []
+    first = norm(_cell(grid, rows[0], inner))
+    starts = [i for i in rows if first and norm(_cell(grid, i, inner)) == first]
+    if len(starts) < 2:
+        return []
+    ends = [*starts[1:], len(grid)]
+    return [range(start, end) for start, end in zip(starts, ends, strict=True)]
+
+
+def _block_label(grid: Grid, block: range, j: int, titles: Container[int]) -> str:
+    """The label of column ``j`` for a whole block: its only label, or a label wrapped over
+    consecutive rows ("Qwen3-4B" over "Instruct"), joined; "" when the block holds labels
+    for different rows."""
+    own = [i for i in block if i not in titles and _cell(grid, i, j)]
+    if not own or own[-1] - own[0] != len(own) - 1 or len(own) > 3:
+        return ""
+    return " ".join(_cell(grid, i, j) for i in own)
+
+
 def _periodic(row: Sequence[str], span: int) -> bool:
     """Whether ``row`` repeats itself every ``span`` cells, mostly and word for word ("P | R |
     F1" under each of four systems; "Acc ↑" ~ "Acc"), as the sub-headers under equal spans do."""
@@ -231,6 +312,21 @@ def _column_paths(grid: Grid, rows: range, labels: int, width: int) -> list[tupl
                 path.append(row[j])
         paths.append(tuple(path))
     return paths
+
+
+def _with_change_columns(
+    grid: Grid, paths: list[tuple[str, ...]], body: range, labels: int
+) -> list[tuple[str, ...]]:
+    """``paths`` where a column without a header holding only signed numbers ("-7.07",
+    "+1.05": the change beside each score, under the score's spanning header) takes the
+    path of the column to its left, plus "Δ"."""
+    adjusted = list(paths)
+    for j in range(labels + 1, len(paths)):
+        column = [_cell(grid, i, j) for i in body if _cell(grid, i, j)]
+        signed = column and all(text[0] in "+-−" and _is_number(text) for text in column)
+        if not paths[j] and signed and paths[j - 1]:
+            adjusted[j] = (*paths[j - 1], "Δ")
+    return adjusted
 
 
 def _repeats_header(grid: Grid, i: int, header_rows: range, labels: int) -> bool:
@@ -267,11 +363,26 @@ def table_cells(grid: Grid) -> list[TableCell]:
     headers = header_row_count(grid, labels)
     width = _width(grid)
     top = range(headers)
-    column_paths = _column_paths(grid, top, labels, width)
+    column_paths = _with_change_columns(
+        grid, _column_paths(grid, top, labels, width), range(headers, len(grid)), labels
+    )
+    titles = _section_titles(grid, headers, labels, width)
+    with_values = [
+        i
+        for i in range(headers, len(grid))
+        if i not in titles and any(_cell(grid, i, j) for j in range(labels, width))
+    ]
+    blocks = _blocks(grid, with_values, labels)
     cells = []
+    section = ""
     i = headers
     while i < len(grid):
+        if i in titles:
+            section = titles[i]
+            i += 1
+            continue
         if _repeats_header(grid, i, top, labels):
+            section = ""
             end = i
             while end + 1 < len(grid) and not _mostly_numbers(
                 [_cell(grid, end + 1, j) for j in range(labels, width)]
@@ -292,16 +403,24 @@ def table_cells(grid: Grid) -> list[TableCell]:
         unlabelled = not any(own)
         if unlabelled and not _mostly_numbers(values):
             continue
+        group = next((b for b in blocks if i - 1 in b), None)
         row_path = tuple(
             label
             for j in range(labels)
             if (
-                label := own[j]
-                or (_nearest_label(grid, i - 1, j, headers) if j < labels - 1 or unlabelled else "")
+                label := (_block_label(grid, group, j, titles) if group and j < labels - 1 else "")
+                or own[j]
+                or (
+                    _nearest_label(grid, i - 1, j, headers, titles)
+                    if j < labels - 1 or unlabelled
+                    else ""
+                )
             )
         )
         if not row_path:
             continue
+        if section:
+            row_path = (section, *row_path)
         keys = [text for text in values if _WHOLE.fullmatch(text) and parse_value(text) is not None]
         for j in range(labels, width):
             text = values[j - labels]
@@ -392,6 +511,7 @@ def label_share(label: str, wanted: frozenset[str]) -> float:
     own = {SYNONYMS.get(t, t) for t in terms(_CITATION.sub("", label))}
     if not own:
         return 0.0
+    shortened = {word.lower() for word in _SHORTENED.findall(label)}
     hits = 0
     for term in own:
         parts = [p for p in term.replace("/", "-").split("-") if p]
@@ -399,6 +519,7 @@ def label_share(label: str, wanted: frozenset[str]) -> float:
         if (
             terms_match(term, wanted)
             or _abbreviates(term, wanted)
+            or (term in shortened and _shortens(term, wanted))
             or (
                 len(parts) > 1
                 and (all(terms_match(p, wanted) for p in parts) or terms_match(joined, wanted))
@@ -429,6 +550,23 @@ def _abbreviates(term: str, wanted: frozenset[str]) -> bool:
 
 
 _COMPOUND = re.compile(r"[-/@]")
+# A word a header prints shortened, with a full stop: "Avg.", "Len.", "Max.", "Prec.".
+_SHORTENED = re.compile(r"\b([A-Za-z]{2,5})\.(?!\w)")
+
+
+def _shortens(term: str, wanted: frozenset[str]) -> bool:
+    """Whether ``term`` (printed with a full stop) is a wanted word shortened: its first
+    letter, then some of its letters in order ("avg" of "average", "len" of "length")."""
+    return any(
+        len(word) > len(term) and word[0] == term[0] and _in_order(term, word)
+        for word in wanted
+        if word.isalpha()
+    )
+
+
+def _in_order(letters: str, word: str) -> bool:
+    rest = iter(word)
+    return all(letter in rest for letter in letters)
 
 
 @dataclass(frozen=True)

@@ -671,3 +671,26 @@ def test_a_rule_under_a_group_of_columns_does_not_close_the_table() -> None:
     (table,) = objects_of(doc)
     assert table.bbox[3] == pytest.approx(top + 96, abs=1.5)
     assert sum(row[0].startswith("run") for row in table.cells) == 4
+
+
+def test_section_titles_stay_rows_and_a_rule_under_a_header_says_its_span() -> None:
+    # QFFT's Table 3: italic titles centred over the value columns ("Distilled Methods
+    # (7B)") are rows of their own, not words folded into the score above them.
+    qfft = objects_in("qfft.pdf")["Table 3"].cells
+    pruner = next(row for row in qfft if row[0] == "O1-pruner")
+    assert pruner[4] == "78.2"
+    assert any("Distilled Methods (7B)" in row and not row[0] for row in qfft)
+    # SPECTER's Table 1: each task's rule under it covers its subtasks' columns.
+    specter = objects_in("2020.acl-main.207.pdf")["Table 1"].cells
+    assert specter[0][1:3] == ("Classification", "Classification")
+    assert specter[0][7:11] == ("Citation prediction",) * 4
+
+
+def test_header_rows_over_the_first_rule_of_a_table_captioned_below() -> None:
+    # InternVL's Table 8 has no rule over its header: the walk up from the caption closes at
+    # the rule under the header and still takes the header rows (not the prose beside them).
+    cells = objects_in("internvl.pdf")["Table 8"].cells
+    assert cells[0][2:7:2] == ("K400 [17]", "K600 [18]", "K700 [19]")
+    assert cells[1][:2] == ("method", "#F")
+    assert cells[2][2:4] == ("top-1", "avg.")
+    assert cells[3][0] == "OpenCLIP-g [67]"

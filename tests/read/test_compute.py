@@ -34,6 +34,10 @@ def test_the_difference_of_two_rows_of_one_column() -> None:
 
 def test_only_a_question_that_asks_for_a_difference_is_computed() -> None:
     assert asks_difference("by how much does it improve")
+    assert asks_difference(
+        "On average, how many more entries does a PDF parse hold than a LaTeX one?"
+    )
+    assert not asks_difference("How many more datasets are listed in Table 2?")
     assert not asks_difference("What does BERT-Base obtain on ChemProt?")
     assert difference(data_for("What does BERT-Base obtain on ChemProt when frozen?")) is None
 
@@ -56,3 +60,20 @@ def test_a_variant_named_with_a_symbol_is_another_row_and_metric_letters_read_as
 
     assert computed("By how many points does DFSDT's average exceed that of ReACT?") == "19.41"
     assert computed("How many points higher is DFSDT's precision than ReACT's?") == "10.12"
+
+
+def test_numbers_the_table_does_not_hold_are_not_computed_from_it() -> None:
+    # The paper's own row is named only through its context (its subject), one header word
+    # by chance ("citation"), and the measures not at all: its two cells are no operands for
+    # numbers the question takes from prose.
+    cells = (
+        ("Model", "Citation prediction", ""),
+        ("", "MAP", "nDCG"),
+        ("SPECTER (Ours)", "88.3", "94.9"),
+        ("SciBERT", "72.1", "80.5"),
+    )
+    paper = context(cells=cells, method="SPECTER")
+    text = "How many more negatives per query does the 2024 paper use than the citation-based one?"
+    data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
+    assert asks_difference(text)
+    assert difference(data) is None

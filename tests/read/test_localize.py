@@ -136,3 +136,53 @@ def test_the_work_a_question_names_by_its_authors_is_the_citation_it_means() -> 
     assert cited(q)[0] == "9"
     # A position the question names for this paper outranks the authors it names.
     assert cited(question("Is reference [7] of the SparseSieve paper by Hopper et al.?"))[0] == "7"
+
+
+def test_among_tables_printing_the_options_the_one_whose_headers_the_question_names() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.model import PaperObject
+    from littrace.schema import MultipleChoiceOption
+
+    def table(number: str, caption: str, grid: tuple[tuple[str, ...], ...]) -> PaperObject:
+        text = "\n".join("\t".join(row) for row in grid)
+        return PaperObject(
+            "p1", "table", f"Table {number}", number, 8, 8, caption, (0, 0, 1, 1), text, grid
+        )
+
+    # Both print every option (language codes); the results table's caption says more of
+    # the question's words, but the statistics table's headers are what it asks about.
+    results = table(
+        "4",
+        "Table 4: Multilingual long-doc retrieval on the test set (nDCG@10).",
+        (
+            ("", "Max Length", "ar", "fr", "ja", "ru"),
+            ("BM25", "8192", "45.1", "75.7", "36.2", "61.3"),
+        ),
+    )
+    statistics = table(
+        "8",
+        "Table 8: Specifications of the dataset.",
+        (
+            ("Language", "#train", "Avg. Length of Docs"),
+            ("ar", "1,817", "9,428"),
+            ("fr", "1,608", "9,659"),
+            ("ja", "2,262", "9,297"),
+            ("ru", "1,864", "9,723"),
+        ),
+    )
+    paper = replace(context(), objects=(results, statistics))
+    record = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="In a table of its multilingual long-document retrieval dataset, which "
+        "language has the longest average document length?",
+        answer_types=["multiple_choice"],
+        multiple_choice_options=[
+            MultipleChoiceOption(label=label, text=text)
+            for label, text in zip("ABCD", ["fr", "ar", "ru", "ja"], strict=True)
+        ],
+    )
+    top = paper_candidates(record, PLAN, paper)[0]
+    assert top.locator["table_id"] == "Table 8"
+    assert any(reason.startswith("headers the question names") for reason in top.reasons)

@@ -212,3 +212,63 @@ def test_terms_meet_by_stem_cut_and_inflection_but_not_as_another_word() -> None
     # A label the question quotes is named, stop words and all.
     assert label_share("All", question_terms("which has the highest 'All' score?")) == 1.0
     assert label_share("All", question_terms("list all the scores")) == 0.0
+
+
+# The layout of QFFT's Table 2 and EEVEE's Table 1 (arXiv 2025 and 2026): section titles
+# over the value columns, group labels printed in the middle of their block of rows or
+# wrapped onto two lines, and each score's change in a column of its own.
+SECTIONED = (
+    ("", "", "GSM8K", "", "MATH", ""),
+    ("Data", "Method", "Acc", "Tokens", "Acc", "Tokens"),
+    ("", "", "7B Models (Based on Qwen2.5-7B-Instruct)", "", "", ""),
+    ("", "SFT", "90.6", "1.7K", "80.8", "5.3K"),
+    ("S1.1", "QFFT", "91.0", "0.4K", "80.2", "2.8K"),
+    ("", "SFT", "88.2", "1.8K", "80.4", "5.8K"),
+    ("LIMO", "QFFT", "88.0", "0.7K", "80.6", "4.1K"),
+    ("", "", "32B Models (Based on Qwen2.5-32B-Instruct)", "", "", ""),
+    ("", "SFT", "92.8", "2.1K", "93.1", "4.1K"),
+    ("S1.1", "QFFT", "93.6", "0.6K", "92.2", "2.4K"),
+)
+
+
+def test_section_titles_open_the_body_and_head_the_rows_below_them() -> None:
+    assert header_row_count(SECTIONED, label_column_count(SECTIONED)) == 2
+    paths = {(c.row_path, c.column_path): c.text for c in table_cells(SECTIONED)}
+    seven, thirty_two = (
+        "7B Models (Based on Qwen2.5-7B-Instruct)",
+        "32B Models (Based on Qwen2.5-32B-Instruct)",
+    )
+    # The same method and data under each section are told apart by the section.
+    assert paths[((seven, "S1.1", "QFFT"), ("GSM8K", "Acc"))] == "91.0"
+    assert paths[((thirty_two, "S1.1", "QFFT"), ("GSM8K", "Acc"))] == "93.6"
+    # Rows repeat "SFT | QFFT": each block takes the one data label printed in it, so the
+    # SFT row above LIMO's QFFT row is LIMO's, not the nearer-above S1.1's.
+    assert paths[((seven, "LIMO", "SFT"), ("MATH", "Acc"))] == "80.4"
+    assert not any(seven in column for _, column in paths)
+
+
+def test_a_group_label_wrapped_or_centred_in_its_block_labels_all_its_rows() -> None:
+    grid = (
+        ("Target model", "Method", "GPQA", "", "HumanEval"),
+        ("", "Baseline", "56.00", "", "49.46"),
+        ("Qwen3-4B", "ACE", "48.93", "-7.07", "35.23-14.23"),
+        ("Instruct", "GEPA", "50.84", "-5.16", "30.62-18.84"),
+        ("", "Baseline", "64.98", "", "42.82"),
+        ("", "ACE", "55.89", "-9.09", "78.59+35.77"),
+        ("DeepSeek-V3.2", "", "", "", ""),
+        ("", "GEPA", "41.75", "-23.23", "89.29+46.47"),
+    )
+    cells = {(c.row_path, c.column_path): c for c in table_cells(grid)}
+    assert cells[(("Qwen3-4B Instruct", "Baseline"), ("HumanEval",))].value == 49.46
+    assert cells[(("DeepSeek-V3.2", "Baseline"), ("HumanEval",))].value == 42.82
+    # A change printed as a subscript is not the value; a column of changes is the change.
+    assert cells[(("DeepSeek-V3.2", "GEPA"), ("HumanEval",))].value == 89.29
+    assert cells[(("DeepSeek-V3.2", "GEPA"), ("GPQA", "Δ"))].value == -23.23
+
+
+def test_a_word_a_header_prints_shortened_is_the_word() -> None:
+    wanted = asked_terms("Which language has the longest average document length?")
+    # "Avg." is "average" shortened; "Avg" without its full stop says nothing, nor "Max".
+    assert label_share("Avg. Length of Docs", wanted) > label_share("Max Length", wanted)
+    assert label_share("Avg.", wanted) == 1.0 and label_share("Avg", wanted) == 0.0
+    assert label_share("Max.", asked_terms("the average length")) == 0.0
