@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -153,12 +154,19 @@ def _named_rows(
         if refers_to_own(question_text):
             listed += [p for p in rows if p not in listed and marks_own(p[-1])]
         return listed
-    # A one-letter label ("β" of "β+") is named by too many words to narrow anything.
-    named = [
-        path
-        for path in rows
-        if any(len(term) > 1 for term in terms(path[-1])) and label_share(path[-1], question) >= 1.0
-    ]
+    # A row is named by the words that tell it from the others: "tuning", printed in most
+    # labels of "Prompt Tuning | P-Tuning | Prefix Tuning", names none of them. A one-letter
+    # label ("β" of "β+") is named by too many words to narrow anything.
+    counts = Counter(term for path in rows for term in set(terms(path[-1].replace("-", " "))))
+    common = {term for term, n in counts.items() if n > len(rows) / 2}
+    named = []
+    for path in rows:
+        own = []
+        for term in terms(path[-1]):
+            parts = terms(term.replace("-", " "))
+            own += [p for p in parts if p not in common] if common & set(parts) else [term]
+        if any(len(term) > 1 for term in own) and label_share(" ".join(own), question) >= 1.0:
+            named.append(path)
     return named if len(named) >= 2 else []
 
 

@@ -176,3 +176,26 @@ def test_the_papers_own_row_joins_the_named_rows_when_the_question_points_at_it(
         ("InternViT-6B", "3200"),
     ]
     assert [r.key for r in named_only.rows] == ["ViT-6.5B", "ViT-22B"]
+
+
+def test_a_word_most_row_labels_share_names_none_of_them() -> None:
+    # "prompt-tuning variants": "tuning" is printed in every label, so only "Prompt Tuning"
+    # is named, and one named row is no filter: every variant is the answer.
+    grid = (
+        ("Method", "iBLEU", "SARI"),
+        ("Prompt Tuning", "4.85", "40.49"),
+        ("Prompt Tuning Random", "4.42", "39.70"),
+        ("P-Tuning", "2.66", "37.33"),
+        ("Prefix Tuning", "4.34", "38.69"),
+        ("Prefix-layer Tuning", "4.63", "38.58"),
+    )
+    schema = [
+        TableColumn(name="Method", type="string", is_row_key=True),
+        TableColumn(name="iBLEU", type="number", is_row_key=False),
+    ]
+    question = (
+        "Retrieved examples augment its tuned prompts; it compares several prompt-tuning"
+        " variants: report the iBLEU of each variant."
+    )
+    found = project(grid, schema, question)
+    assert found is not None and len(found.rows) == 5 and not found.narrowed_by
