@@ -164,7 +164,8 @@ def _fill(
     numeric: set[int],
     rules: Sequence[BBox],
 ) -> tuple[list[list[str]], list[bool]]:
-    """The grid, and for each row whether one of its pieces runs over several columns."""
+    """The grid, and for each row whether one of its pieces runs over several columns of
+    which one is ``numeric``."""
     grid: list[list[str]] = []
     spanning: list[bool] = []
     width = columns[-1][1] - columns[0][0]
@@ -182,14 +183,15 @@ def _fill(
         cells = [""] * len(columns)
         wide = False
         header = number < body
-        parts = (part for fragment in row for part in _spread(fragment, columns, numeric, header))
+        parts = [part for fragment in row for part in _spread(fragment, columns, numeric, header)]
         for part in parts:
             at = _column_of(part, columns)
             cells[at] = f"{cells[at]} {part.text}".strip()
-            wide = (
-                wide or sum(1 for c in columns if c[0] < part.bbox[2] and part.bbox[0] < c[1]) > 1
-            )
-            for n in _ruled_span(part, columns, rules, width):
+            over = [n for n, c in enumerate(columns) if c[0] < part.bbox[2] and part.bbox[0] < c[1]]
+            # Text over columns of numbers is a title (a wrapped text cell runs over the
+            # false columns of a table of prose, which has no columns of numbers).
+            wide = wide or (len(over) > 1 and bool(numeric.intersection(over)))
+            for n in _ruled_span(part, parts, columns, rules, width) if header else ():
                 if not cells[n]:
                     cells[n] = part.text
         grid.append(cells)
@@ -198,15 +200,21 @@ def _fill(
 
 
 def _ruled_span(
-    part: ScanLine, columns: list[list[float]], rules: Sequence[BBox], width: float
+    part: ScanLine,
+    row: Sequence[ScanLine],
+    columns: list[list[float]],
+    rules: Sequence[BBox],
+    width: float,
 ) -> list[int]:
     """The columns a header spans by the rule drawn right under it (narrower than the
-    table, over at least two columns, most of each), or none."""
+    table, under no other piece of its ``row``, over at least two columns, most of each),
+    or none."""
     for rule in rules:
         below = 0 <= rule[1] - part.bbox[3] <= 0.8 * part.size
         if not below or not rule[0] - 2 <= part.x_center <= rule[2] + 2:
             continue
-        if rule[2] - rule[0] >= 0.9 * width:
+        shared = any(other is not part and rule[0] <= other.x_center <= rule[2] for other in row)
+        if shared or rule[2] - rule[0] >= 0.9 * width:
             return []
         covered = [
             n
@@ -218,11 +226,16 @@ def _ruled_span(
 
 
 def _mostly_numbers(cells: list[str]) -> bool:
-    """Whether most filled cells are values: a number, perhaps with a unit or mark after it
-    ("8.1M", "53.9 ±0.2"), not prose that happens to hold one ("2021), which")."""
-    filled = [cell.split() for cell in cells if cell]
-    values = sum(len(words) <= 2 and _has_number(words[0]) for words in filled)
-    return bool(filled) and values > len(filled) / 2
+    """Whether most filled cells are values."""
+    filled = [cell for cell in cells if cell]
+    return bool(filled) and sum(map(_is_value, filled)) > len(filled) / 2
+
+
+def _is_value(cell: str) -> bool:
+    """Whether a cell is a value: a number, perhaps with a unit or mark after it ("8.1M",
+    "53.9 ±0.2"), not prose that happens to hold one ("2021), which")."""
+    words = cell.split()
+    return 0 < len(words) <= 2 and _has_number(words[0])
 
 
 def _spread(
@@ -309,7 +322,7 @@ def _merge_continuations(grid: list[list[str]], spanning: list[bool]) -> list[li
     """Fold a wrapped cell's second line (a row with fewer, non-numeric cells) into its row.
 
     A line of text running over several columns is a section title ("7B Models (Based on
-    Qwen2.5-7B)"), and a number does not wrap onto words: those rows stay rows.
+    Qwen2.5-7B)"), and a value does not wrap onto words: those rows stay rows.
     """
     merged: list[list[str]] = []
     for row, wide in zip(grid, spanning, strict=True):
@@ -317,7 +330,7 @@ def _merge_continuations(grid: list[list[str]], spanning: list[bool]) -> list[li
         if merged and row and not row[0] and not wide:
             above = {n for n, cell in enumerate(merged[-1]) if cell}
             if filled < above and not any(
-                _has_number(row[n]) or _has_number(merged[-1][n]) for n in filled
+                _has_number(row[n]) or _is_value(merged[-1][n]) for n in filled
             ):
                 for n in filled:
                     merged[-1][n] = f"{merged[-1][n]} {row[n]}"

@@ -694,3 +694,16 @@ def test_header_rows_over_the_first_rule_of_a_table_captioned_below() -> None:
     assert cells[1][:2] == ("method", "#F")
     assert cells[2][2:4] == ("top-1", "avg.")
     assert cells[3][0] == "OpenCLIP-g [67]"
+
+
+def test_rows_stay_apart_where_a_value_would_take_words_and_a_shared_rule_spans_nothing() -> None:
+    # ADSD's Table 3: rows printed close together are not folded into the values above.
+    adsd = objects_in("adsd_anomaly_pvldb.pdf")["Table 3"].cells
+    assert any(row[1:4] == ("MLP-Overlap (ours)", "Weak", "0.847±0.145") for row in adsd)
+    # InternVL's Table 24: a description's wrapped line still joins its cell, numbers or not.
+    internvl = objects_in("internvl.pdf")["Table 24"].cells
+    coco = next(row for row in internvl if row[0].startswith("Laion-COCO"))
+    assert coco[1].endswith("CLIP models [117].")
+    # MONAQ's Table 2: one rule under both "Classification" and "Regression" is no span.
+    monaq = objects_in("monaq.pdf")["Table 2"].cells
+    assert [cell for cell in monaq[0] if cell] == ["Classification", "Regression"]
