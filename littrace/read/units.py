@@ -512,6 +512,7 @@ def label_share(label: str, wanted: frozenset[str]) -> float:
     if not own:
         return 0.0
     shortened = {word.lower() for word in _SHORTENED.findall(label)}
+    symbols = {f"{letter}{rest}".lower() for letter, rest in _SUBSCRIPTED.findall(label)}
     hits = 0
     for term in own:
         parts = [p for p in term.replace("/", "-").split("-") if p]
@@ -520,6 +521,7 @@ def label_share(label: str, wanted: frozenset[str]) -> float:
             terms_match(term, wanted)
             or _abbreviates(term, wanted)
             or (term in shortened and _shortens(term, wanted))
+            or (term in symbols and _names_symbol(term, wanted))
             or (
                 len(parts) > 1
                 and (all(terms_match(p, wanted) for p in parts) or terms_match(joined, wanted))
@@ -552,6 +554,22 @@ def _abbreviates(term: str, wanted: frozenset[str]) -> bool:
 _COMPOUND = re.compile(r"[-/@]")
 # A word a header prints shortened, with a full stop: "Avg.", "Len.", "Max.", "Prec.".
 _SHORTENED = re.compile(r"\b([A-Za-z]{2,5})\.(?!\w)")
+
+
+# A symbol printed with its subscript run in ("A_eval" as "Aeval", "L_task" as "Ltask").
+_SUBSCRIPTED = re.compile(r"\b([A-Z])([a-z]{3,})\b")
+
+
+def _names_symbol(term: str, wanted: frozenset[str]) -> bool:
+    """Whether a symbol with its subscript ("aeval") is what the question names in words:
+    the subscript a wanted word or its start ("evaluation"), the letter the initial of
+    another ("agent")."""
+    letter, subscript = term[0], term[1:]
+    said = any(
+        word.startswith(subscript) and word.isalpha() and len(word) > len(subscript)
+        for word in wanted
+    ) or terms_match(subscript, wanted)
+    return said and any(word[0] == letter and word.isalpha() for word in wanted)
 
 
 def _shortens(term: str, wanted: frozenset[str]) -> bool:

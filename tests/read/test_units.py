@@ -272,3 +272,12 @@ def test_a_word_a_header_prints_shortened_is_the_word() -> None:
     assert label_share("Avg. Length of Docs", wanted) > label_share("Max Length", wanted)
     assert label_share("Avg.", wanted) == 1.0 and label_share("Avg", wanted) == 0.0
     assert label_share("Max.", asked_terms("the average length")) == 0.0
+
+
+def test_a_symbol_with_its_subscript_is_what_the_question_says_in_words() -> None:
+    # Ablation rows print agents as symbols, "A_eval" run in as "Aeval".
+    wanted = asked_terms("the FLASH usage when the evaluation and search agents are removed")
+    assert label_share("w/o Aeval & Asearch", wanted) > label_share("w/o Aeval", wanted) > 0
+    assert label_share("w/o Adesign", wanted) == 0.0
+    # A capitalised word is not a symbol: "Average" is not "a" + "verage".
+    assert label_share("Average", asked_terms("the average over agents")) == 1.0
