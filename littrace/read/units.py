@@ -1,8 +1,8 @@
 """Table observation units and question-to-cell alignment (TRACE §3.3 applied to reading).
 
-A detected table's grid becomes cells, each with its **row path** (the label columns, an empty
-label filled from the nearest label above or below in its column, e.g. ``("Bio", "NER",
-"JNLPBA")``) and its **column path** (every header row, a spanning header filled across the
+A detected table's grid becomes cells, each with its **row path** (a section title above the
+row, then the label columns, an empty label filled from its block or the nearest label above
+or below in its column, e.g. ``("Bio", "NER", "JNLPBA")``) and its **column path** (every header row, a spanning header filled across the
 empty cells to its right, e.g. ``("BERT-Base", "Frozen")``), its printed text and its parsed
 value. A question aligns with a cell by how much of each path it names: the row score is the
 best share of a row label's terms the question contains, the column score the mean share over
@@ -356,6 +356,9 @@ def table_cells(grid: Grid) -> list[TableCell]:
 
     A table that prints its header rows again further down (sub-tables stacked in one
     table) starts a new header block there: the rows below take their column paths from it.
+    A section title in the body ("7B Models") heads the row paths below it, up to the next
+    one; where the innermost labels repeat block by block, an outer label printed anywhere
+    in a block (centred, or wrapped over two rows) labels the whole block.
     """
     if len(grid) < 2 or _width(grid) < 2:
         return []
