@@ -150,12 +150,17 @@ def _full(grid: Grid, i: int, labels: int, width: int) -> bool:
 
 def _title_text(grid: Grid, i: int, labels: int) -> str:
     """The text of row ``i`` if it is one cell of words at or right of column ``labels``
-    (a section title printed over the value columns, or over the table), else ""."""
+    (a section title printed over the value columns, or over the table), else "". Numbers
+    run together ("68.20 68.85") and a label's wrapped parenthesis ("(Radford et al., 2019)")
+    are no titles."""
     filled = [(j, _cell(grid, i, j)) for j in range(_width(grid)) if _cell(grid, i, j)]
     if len(filled) != 1:
         return ""
     j, text = filled[0]
-    if j < labels or _is_number(text) or _PLACEHOLDER.fullmatch(text):
+    words = text.split()
+    if j < labels or _PLACEHOLDER.fullmatch(text) or (text[0] == "(" and text[-1] == ")"):
+        return ""
+    if 2 * sum(map(_is_number, words)) >= len(words):
         return ""
     return text
 

@@ -281,3 +281,15 @@ def test_a_symbol_with_its_subscript_is_what_the_question_says_in_words() -> Non
     assert label_share("w/o Adesign", wanted) == 0.0
     # A capitalised word is not a symbol: "Average" is not "a" + "verage".
     assert label_share("Average", asked_terms("the average over agents")) == 1.0
+
+
+def test_a_wrapped_citation_or_run_together_numbers_head_no_rows() -> None:
+    grid = (
+        ("Model", "Params", "GB"),
+        ("GPT-2", "1.5", "40"),
+        ("(Radford et al., 2019)", "", ""),
+        ("", "68.20 68.85 67.47", ""),
+        ("RoBERTa", "0.35", "160"),
+    )
+    paths = [cell.row_path for cell in table_cells(grid)]
+    assert paths == [("GPT-2",), ("GPT-2",), ("RoBERTa",), ("RoBERTa",)]
