@@ -28,7 +28,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Container, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from littrace.read.text import norm, parse_value, terms
 
@@ -139,8 +139,25 @@ def header_row_count(grid: Grid, labels: int) -> int:
                 j = next(j for j in range(width) if _cell(grid, i - 1, j))
                 if len(title) > 2 * max(len(_cell(grid, k, j)) for k in range(i - 1)):
                     return i - 1
-            return i
+            return i + 1 if i + 1 < len(grid) and _numbers_under_span(grid, i, labels) else i
     return 1 if len(grid) > 1 else 0
+
+
+def _numbers_under_span(grid: Grid, i: int, labels: int) -> bool:
+    """Whether row ``i``, unlabelled, prints the distinct settings under one header spanning
+    its columns ("1024 | 4096 | 8192" under "Max Length"): a header row of numbers."""
+    filled = [j for j in range(labels, _width(grid)) if _cell(grid, i, j)]
+    settings = [_cell(grid, i, j) for j in filled]
+    if any(_cell(grid, i, j) for j in range(labels)) or len(filled) < 2:
+        return False
+    if len(set(settings)) < len(settings) or not all(
+        _WHOLE.fullmatch(t) or t.isdigit() for t in settings
+    ):
+        return False
+    return any(
+        len({_cell(grid, k, j) for j in filled}) == 1 and _cell(grid, k, filled[0])
+        for k in range(i)
+    )
 
 
 def _full(grid: Grid, i: int, labels: int, width: int) -> bool:
@@ -152,17 +169,32 @@ def _title_text(grid: Grid, i: int, labels: int) -> str:
     """The text of row ``i`` if it is one cell of words at or right of column ``labels``
     (a section title printed over the value columns, or over the table), else "". Numbers
     run together ("68.20 68.85") and a label's wrapped parenthesis ("(Radford et al., 2019)")
-    are no titles."""
+    are no titles, nor a check or cross. A title the converter cut into cells ("Regression (Tan et al., | 2021)",
+    its parenthesis closed only when the pieces are joined) is one title."""
     filled = [(j, _cell(grid, i, j)) for j in range(_width(grid)) if _cell(grid, i, j)]
+    pieces = [text for _, text in filled]
+    if len(filled) > 1 and _balanced(" ".join(pieces)) and not all(map(_balanced, pieces)):
+        filled = [(filled[0][0], " ".join(pieces))]
     if len(filled) != 1:
         return ""
     j, text = filled[0]
     words = text.split()
-    if j < labels or _PLACEHOLDER.fullmatch(text) or (text[0] == "(" and text[-1] == ")"):
+    if (
+        j < labels
+        or _PLACEHOLDER.fullmatch(text)
+        or _CHECK.fullmatch(text)
+        or _CROSS.fullmatch(text)
+        or (text[0] == "(" and text[-1] == ")")
+    ):
         return ""
     if 2 * sum(map(_is_number, words)) >= len(words):
         return ""
     return text
+
+
+def _balanced(text: str) -> bool:
+    """Whether every bracket ``text`` opens it also closes."""
+    return all(text.count(a) == text.count(b) for a, b in ("()", "[]", "{}"))
 
 
 def header_labels(grid: Grid) -> list[str]:
@@ -211,14 +243,18 @@ def _nearest_label(grid: Grid, i: int, j: int, first: int, titles: Container[int
     return ""
 
 
-def _spanning_row(grid: Grid, i: int, labels: int, width: int, below: int | None) -> list[str]:
+def _spanning_row(
+    grid: Grid, i: int, labels: int, width: int, below: int | None, above: int | None = None
+) -> list[str]:
     """Header row ``i`` with each spanning header filled across the columns it spans.
 
-    ``below`` is the next header row with value headers (None for the last header row).
-    A spanning header is printed once over its span. Where the row's headers split the value
-    columns into equal spans holding one header each and the ``below`` row repeats itself with
-    that period ("Classification" and "Regression" each over "Latency | ... | FLASH", printed
-    at or near the middle of their span), each fills its span;
+    ``below`` is the next header row with value headers (None for the last header row),
+    ``above`` the previous one. A spanning header is printed once over its span. Where the
+    row's headers split the value columns into equal spans holding one header each and the
+    ``below`` row (for the last header row, the ``above`` one) repeats itself with that period
+    ("Classification" and "Regression" each over "Latency | ... | FLASH", printed at or near
+    the middle of their span; "Dataset: QQP 140K" and "Dataset: QQP 50K" under "BERT | ... |
+    SARI" twice), each fills its span;
     a sub-table title ("(a) AUC-ROC results") fills the whole row; otherwise a header spans the
     columns to its right that have their own sub-header, as its first column does (a header
     wrapped onto a second line has nothing below its first line).
@@ -229,13 +265,16 @@ def _spanning_row(grid: Grid, i: int, labels: int, width: int, below: int | None
     titles = [text for text in own if text]
     if len(titles) == 1 and _PANEL_TITLE.match(titles[0]):
         return own[:labels] + titles * values
-    if below is None or not placed:
+    reference = below if below is not None else above
+    if reference is None or not placed:
         return own
     if len(placed) >= 2 and values % len(placed) == 0:
         span = values // len(placed)
-        under = [_cell(grid, below, j) for j in range(labels, width)]
+        under = [_cell(grid, reference, j) for j in range(labels, width)]
         if all((j - labels) // span == n for n, j in enumerate(placed)) and _periodic(under, span):
             return own[:labels] + [own[placed[(j - labels) // span]] for j in range(labels, width)]
+    if below is None:
+        return own
     filled = list(own)
     for j in range(labels, width):
         if own[j] or not _cell(grid, i + 1, j):
@@ -302,13 +341,27 @@ def _periodic(row: Sequence[str], span: int) -> bool:
     return bool(pairs) and sum(a == b for a, b in pairs) / len(pairs) >= 0.5
 
 
-def _column_paths(grid: Grid, rows: range, labels: int, width: int) -> list[tuple[str, ...]]:
-    """Each column's header path over the header rows ``rows``."""
+def _spanned_rows(grid: Grid, rows: Sequence[int], labels: int, width: int) -> list[list[str]]:
+    """The header rows ``rows`` with their spanning headers filled across their spans."""
     filled = [i for i in rows if any(_cell(grid, i, j) for j in range(labels, width))]
-    spanned = [
-        _spanning_row(grid, i, labels, width, next((k for k in filled if k > i), None))
+    return [
+        _spanning_row(
+            grid,
+            i,
+            labels,
+            width,
+            next((k for k in filled if k > i), None),
+            next((k for k in reversed(filled) if k < i), None),
+        )
         for i in rows
     ]
+
+
+def _column_paths(
+    grid: Grid, rows: Sequence[int], labels: int, width: int
+) -> list[tuple[str, ...]]:
+    """Each column's header path over the header rows ``rows``."""
+    spanned = _spanned_rows(grid, rows, labels, width)
     paths = []
     for j in range(width):
         path: list[str] = []
@@ -356,14 +409,187 @@ def _block_start(grid: Grid, i: int, width: int) -> int:
     return i - 1 if len(titles) == 1 and _PANEL_TITLE.match(titles[0]) else i
 
 
+def _distinct_columns(paths: list[tuple[str, ...]], labels: int) -> list[tuple[str, ...]]:
+    """``paths`` where value columns sharing one path (the "p" printed after each of three
+    comparisons) each take the path of the column to their left in front, when those paths
+    tell them apart."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for j in range(labels, len(paths)):
+        if paths[j]:
+            groups.setdefault(paths[j], []).append(j)
+    adjusted = list(paths)
+    for path, columns in groups.items():
+        left = [paths[j - 1] for j in columns if j - 1 >= labels and paths[j - 1]]
+        if len(columns) > 1 and len(left) == len(columns) == len(set(left)) and path not in left:
+            for j in columns:
+                adjusted[j] = (*paths[j - 1], *path)
+    return adjusted
+
+
+def _header_paths(
+    grid: Grid, header_grid: Grid, body: range, labels: int, width: int
+) -> list[tuple[str, ...]]:
+    """Each column's path under the header rows ``header_grid`` (``body``: the rows of
+    ``grid`` they head)."""
+    paths = _column_paths(header_grid, range(len(header_grid)), labels, width)
+    return _distinct_columns(_with_change_columns(grid, paths, body, labels), labels)
+
+
+def _band(grid: Grid, i: int, labels: int, width: int, header_grid: Grid) -> list[tuple[int, str]]:
+    """The headers of body row ``i`` by column if it relabels the columns of the rows below
+    it (a band of words between rows of numbers, "L →T Fine-tuning | ... | {L, D} →T", its
+    label cells empty or the header's own, "Method"), else []."""
+    band = [(j, _cell(grid, i, j)) for j in range(labels, width) if _cell(grid, i, j)]
+    if not band or any(
+        _is_number(text) or _PLACEHOLDER.fullmatch(text) or not _balanced(text) for _, text in band
+    ):
+        return []
+    header_labels = {
+        _cell(header_grid, h, j) for h in range(len(header_grid)) for j in range(labels)
+    }
+    if any(_cell(grid, i, j) not in header_labels for j in range(labels) if _cell(grid, i, j)):
+        return []
+
+    def numeric(k: int) -> bool:
+        return _mostly_numbers([_cell(grid, k, j) for j in range(labels, width)])
+
+    def near(rows: range) -> int | None:
+        return next((k for k in rows if any(_cell(grid, k, j) for j in range(labels, width))), None)
+
+    above, below = near(range(i - 1, -1, -1)), near(range(i + 1, len(grid)))
+    return (
+        band
+        if above is not None and below is not None and numeric(above) and numeric(below)
+        else []
+    )
+
+
+def _relabelled(header_grid: Grid, band: list[tuple[int, str]], labels: int, width: int) -> Grid:
+    """``header_grid`` with a band's headers in place of its innermost spanning level, each
+    over the span its column falls in (texts in one span joined: "Dataset:" + "MSRPC"), or
+    unchanged where no level spans columns."""
+    spanned = _spanned_rows(header_grid, range(len(header_grid)), labels, width)
+    runs_by_level = [_runs(row, labels) for row in spanned]
+    level = next(
+        (h for h in reversed(range(len(spanned))) if any(len(r) > 1 for r in runs_by_level[h])),
+        None,
+    )
+    if level is None:
+        return header_grid
+    new = list(spanned[level])
+    runs = runs_by_level[level]
+    starts = [j for j, _ in band]
+    for n, j in enumerate(starts):
+        run = next((r for r in runs if j in r), None)
+        if run is None:
+            stop = min([*starts[n + 1 :], *(r.start for r in runs if r.start > j), width])
+            run = range(j, stop)
+        texts = [t for k, t in band if k in run]
+        for k in run:
+            new[k] = " ".join(texts)
+    rows = [list(row) for row in header_grid]
+    rows[level] = new
+    return rows
+
+
+def _runs(row: Sequence[str], labels: int) -> list[range]:
+    """The runs of one repeated non-empty header over the value columns of a spanned row."""
+    runs: list[range] = []
+    for j in range(labels, len(row)):
+        if row[j] and runs and runs[-1].stop == j and row[runs[-1].start] == row[j]:
+            runs[-1] = range(runs[-1].start, j + 1)
+        elif row[j]:
+            runs.append(range(j, j + 1))
+    return runs
+
+
+# A check or cross printed as a row's setting ("✓ | · | ✓": which inputs an agent uses).
+_CHECK = re.compile(r"[✓✔√]")
+_CROSS = re.compile(r"[✗✘×]")
+
+
+def _mark_columns(grid: Grid, rows: Sequence[int], labels: int) -> set[int]:
+    """The label columns whose cells on rows with values are mostly checks and crosses."""
+    found = set()
+    for j in range(labels):
+        texts = [_cell(grid, i, j) for i in rows if _cell(grid, i, j)]
+        marks = sum(bool(_CHECK.fullmatch(t) or _CROSS.fullmatch(t)) for t in texts)
+        if texts and 2 * marks > len(texts):
+            found.add(j)
+    return found
+
+
+def _mark_label(mark: str, header: tuple[str, ...]) -> str:
+    """A check or cross under ``header`` as the words it stands for: the header's name, or
+    "without" it."""
+    name = " ".join(header)
+    if not name:
+        return mark
+    return name if _CHECK.fullmatch(mark) else f"without {name}" if _CROSS.fullmatch(mark) else mark
+
+
+def _mark_groups(
+    grid: Grid, body: range, rows: Sequence[int], columns: set[int]
+) -> list[tuple[range, str]]:
+    """Group labels printed in mark columns on ``body`` rows without values ("Single" over
+    "(GPT-4o Backbone)", centred on their rows), lines within two rows joined."""
+    groups: list[tuple[range, str]] = []
+    for i in body:
+        if i in rows:
+            continue
+        for j in sorted(columns):
+            text = _cell(grid, i, j)
+            if not text or _CHECK.fullmatch(text) or _CROSS.fullmatch(text):
+                continue
+            if groups and i - groups[-1][0].stop <= 1:
+                groups[-1] = (range(groups[-1][0].start, i + 1), f"{groups[-1][1]} {text}")
+            else:
+                groups.append((range(i, i + 1), text))
+    return groups
+
+
+def _nearest_group(groups: list[tuple[range, str]], i: int) -> str:
+    if not groups:
+        return ""
+    return min(
+        groups, key=lambda g: (min(abs(i - g[0].start), abs(i - (g[0].stop - 1))), g[0].start > i)
+    )[1]
+
+
+def _told_apart(cells: list[TableCell], grid: Grid) -> list[TableCell]:
+    """``cells`` where rows with one label print different single digits in a column (a
+    setting, "#F | 1" and "#F | 8" frames): those digits join their rows' keys."""
+    rows_by_path: dict[tuple[str, ...], set[int]] = {}
+    for cell in cells:
+        rows_by_path.setdefault(cell.row_path, set()).add(cell.row)
+    extra: dict[int, tuple[str, ...]] = {}
+    for rows in rows_by_path.values():
+        if len(rows) < 2:
+            continue
+        for j in range(_width(grid)):
+            texts = [_cell(grid, i, j) for i in sorted(rows)]
+            if all(t.isdigit() and len(t) == 1 for t in texts) and len(set(texts)) > 1:
+                for i, text in zip(sorted(rows), texts, strict=True):
+                    extra[i] = (*extra.get(i, ()), text)
+    return [
+        replace(cell, row_keys=(*cell.row_keys, *(k for k in extra[cell.row] if k != cell.text)))
+        if cell.row in extra
+        else cell
+        for cell in cells
+    ]
+
+
 def table_cells(grid: Grid) -> list[TableCell]:
     """The value cells of ``grid`` (header rows first) with their row and column paths.
 
     A table that prints its header rows again further down (sub-tables stacked in one
-    table) starts a new header block there: the rows below take their column paths from it.
-    A section title in the body ("7B Models") heads the row paths below it, up to the next
-    one; where the innermost labels repeat block by block, an outer label printed anywhere
-    in a block (centred, or wrapped over two rows) labels the whole block.
+    table) starts a new header block there: the rows below take their column paths from it;
+    a band of words between rows of numbers ("Dataset: MSRPC" over one half) relabels the
+    columns it spans from there on. A section title in the body ("7B Models") heads the row
+    paths below it, up to the next one; where the innermost labels repeat block by block, an
+    outer label printed anywhere in a block (centred, or wrapped over two rows) labels the
+    whole block. A check or cross in a label column reads as its column's header (or
+    "without" it), under the group label printed among those marks.
     """
     if len(grid) < 2 or _width(grid) < 2:
         return []
@@ -371,9 +597,9 @@ def table_cells(grid: Grid) -> list[TableCell]:
     headers = header_row_count(grid, labels)
     width = _width(grid)
     top = range(headers)
-    column_paths = _with_change_columns(
-        grid, _column_paths(grid, top, labels, width), range(headers, len(grid)), labels
-    )
+    body = range(headers, len(grid))
+    header_grid: Grid = [list(grid[k]) for k in top]
+    column_paths = _header_paths(grid, header_grid, body, labels, width)
     titles = _section_titles(grid, headers, labels, width)
     with_values = [
         i
@@ -381,6 +607,8 @@ def table_cells(grid: Grid) -> list[TableCell]:
         if i not in titles and any(_cell(grid, i, j) for j in range(labels, width))
     ]
     blocks = _blocks(grid, with_values, labels)
+    marks = _mark_columns(grid, with_values, labels)
+    groups = _mark_groups(grid, body, with_values, marks) if marks else []
     cells = []
     section = ""
     i = headers
@@ -397,10 +625,16 @@ def table_cells(grid: Grid) -> list[TableCell]:
             ):
                 end += 1
             if end + 1 < len(grid):
-                block = range(_block_start(grid, i, width), end + 1)
-                column_paths = _column_paths(grid, block, labels, width)
+                header_grid = [list(grid[k]) for k in range(_block_start(grid, i, width), end + 1)]
+                column_paths = _header_paths(grid, header_grid, body, labels, width)
                 i = end + 1
                 continue
+        band = _band(grid, i, labels, width, header_grid)
+        if band:
+            header_grid = _relabelled(header_grid, band, labels, width)
+            column_paths = _header_paths(grid, header_grid, body, labels, width)
+            i += 1
+            continue
         values = [_cell(grid, i, j) for j in range(labels, width)]
         own = [_cell(grid, i, j) for j in range(labels)]
         i += 1
@@ -413,20 +647,22 @@ def table_cells(grid: Grid) -> list[TableCell]:
             continue
         group = next((b for b in blocks if i - 1 in b), None)
         row_path = tuple(
-            label
+            _mark_label(label, column_paths[j]) if j in marks else label
             for j in range(labels)
             if (
                 label := (_block_label(grid, group, j, titles) if group and j < labels - 1 else "")
                 or own[j]
                 or (
                     _nearest_label(grid, i - 1, j, headers, titles)
-                    if j < labels - 1 or unlabelled
+                    if (j < labels - 1 and j not in marks) or unlabelled
                     else ""
                 )
             )
         )
         if not row_path:
             continue
+        if groups:
+            row_path = (_nearest_group(groups, i - 1), *row_path)
         if section:
             row_path = (section, *row_path)
         keys = [text for text in values if _WHOLE.fullmatch(text) and parse_value(text) is not None]
@@ -444,7 +680,7 @@ def table_cells(grid: Grid) -> list[TableCell]:
                         tuple(key for key in keys if key != text),
                     )
                 )
-    return cells
+    return _told_apart(cells, grid)
 
 
 def transposed(grid: Grid) -> tuple[tuple[str, ...], ...]:

@@ -293,3 +293,107 @@ def test_a_wrapped_citation_or_run_together_numbers_head_no_rows() -> None:
     )
     paths = [cell.row_path for cell in table_cells(grid)]
     assert paths == [("GPT-2",), ("GPT-2",), ("RoBERTa",), ("RoBERTa",)]
+
+
+# The RAPT paper's Table 4 layout: the same metrics for two datasets side by side, a dataset
+# band over each half printed under the metric names, and the band printed again mid-table
+# for the next two datasets (one dataset name cut into two cells).
+BANDED = (
+    ("", "BERT", "BLEU", "iBLEU", "BERT", "BLEU", "iBLEU"),
+    ("Method", "", "Dataset: QQP 140K", "", "", "Dataset: QQP 50K", ""),
+    ("Copy", "100.0", "32.78", "-7.05", "100.0", "30.36", "-8.75"),
+    ("RAPT", "87.88", "34.09", "14.33", "90.04", "31.61", "10.61"),
+    ("Method", "Dataset: ParaSCI ACL", "", "", "Dataset:", "MSRPC", ""),
+    ("Copy", "100.00", "35.66", "-5.04", "100.0", "47.75", "3.43"),
+    ("RAPT", "84.86", "35.34", "8.13", "94.54", "45.08", "7.60"),
+)
+
+
+def test_a_band_over_each_half_labels_its_half_and_a_band_mid_table_relabels_it() -> None:
+    cells = {(c.row_path, c.column_path): c.text for c in table_cells(BANDED)}
+    assert cells[(("RAPT",), ("iBLEU", "Dataset: QQP 140K"))] == "14.33"
+    assert cells[(("RAPT",), ("iBLEU", "Dataset: QQP 50K"))] == "10.61"
+    assert cells[(("RAPT",), ("iBLEU", "Dataset: ParaSCI ACL"))] == "8.13"
+    assert cells[(("RAPT",), ("iBLEU", "Dataset: MSRPC"))] == "7.60"
+    assert len(cells) == len(table_cells(BANDED))  # every cell has a path of its own
+    wanted = asked_terms("What iBLEU does RAPT reach on ParaSCI ACL?")
+    top = max(table_cells(BANDED), key=lambda c: align(wanted, c).score)
+    assert top.text == "8.13"
+
+
+def test_the_real_rapt_table_tells_its_four_datasets_apart() -> None:
+    document = convert_pdf(
+        FIXTURES / "value-error-box-diff-page-3574574f60182fc886aa13ad9d9dd3efc4d0a081.pdf", "p"
+    )
+    table = next(o for o in document.objects if o.object_id == "Table 4")
+    cells = [c for c in table_cells(table.cells) if c.row_path[-1] == "RAPT"]
+    datasets = {c.column_path[-1] for c in cells if c.column_path[0] == "iBLEU"}
+    assert datasets == {
+        "Dataset: QQP 140K",
+        "Dataset: QQP 50K",
+        "Dataset: ParaSCI ACL",
+        "Dataset: MSRPC",
+    }
+    assert len({(c.column_path, c.row_keys) for c in cells}) == len(cells)
+
+
+def test_a_title_cut_into_cells_is_one_title_and_repeated_statistics_take_their_column() -> None:
+    grid = (
+        ("Dataset", "Length", "# Train", "PP-QA", "p", "QA-SD", "p"),
+        ("Cricket", "1197", "108", "-0.344", "0.7481", "-1.485", "0.0011"),
+        ("", "", "Regression (Tan et al.,", "", "2021)", "", ""),
+        ("FloodModeling", "266", "471", "-0.104", "0.9842", "0.719", "0.0866"),
+    )
+    cells = {(c.row_path, c.column_path): c.text for c in table_cells(grid)}
+    assert cells[(("Regression (Tan et al., 2021)", "FloodModeling"), ("# Train",))] == "471"
+    # "p" after each comparison is that comparison's p.
+    assert cells[(("Cricket",), ("QA-SD", "p"))] == "0.0011"
+    assert cells[(("Cricket",), ("PP-QA", "p"))] == "0.7481"
+
+
+def test_checks_and_crosses_in_label_columns_read_as_their_headers_under_their_group() -> None:
+    grid = (
+        ("Series", "Text", "Images", "Latency", "Accuracy"),
+        ("✓", "", "", "519.1", "0.679"),
+        ("", "✓", "", "1017.2", "0.665"),
+        ("Single", "", "", "", ""),
+        ("✓", "✓", "", "807.4", "0.628"),
+        ("✓", "", "", "149.3", "0.434"),
+        ("Multiple", "", "", "", ""),
+        ("", "✓", "", "170.4", "0.440"),
+        ("✓", "✓", "", "205.6", "0.517"),
+    )
+    cells = {(c.row_path, c.column_path): c.text for c in table_cells(grid)}
+    assert cells[(("Single", "Series", "Text"), ("Accuracy",))] == "0.628"
+    assert cells[(("Multiple", "Series", "Text"), ("Accuracy",))] == "0.517"
+    assert cells[(("Single", "Text"), ("Latency",))] == "1017.2"  # an empty mark is no mark
+    # BGE-M3's Table 10: the lengths printed as numbers under "Max Length" are headers.
+    crossed = (
+        ("", "Max Length", "Max Length"),
+        ("Use Split-batch", "", ""),
+        ("", "1024", "4096"),
+        ("×", "262", "25"),
+        ("√", "", ""),
+        ("", "855", "258"),
+    )
+    cells = {(c.row_path, c.column_path): c.text for c in table_cells(crossed)}
+    assert cells == {
+        (("without Use Split-batch",), ("Max Length", "1024")): "262",
+        (("without Use Split-batch",), ("Max Length", "4096")): "25",
+        (("Use Split-batch",), ("Max Length", "1024")): "855",
+        (("Use Split-batch",), ("Max Length", "4096")): "258",
+    }
+
+
+def test_a_single_digit_setting_tells_rows_with_one_label_apart() -> None:
+    grid = (
+        ("method", "#F", "top-1", "avg."),
+        ("InternVL-C", "1", "65.9", "76.1"),
+        ("ViCLIP", "8", "64.8", "75.7"),
+        ("InternVL-C", "8", "69.1", "79.4"),
+    )
+    wanted = asked_terms("the average accuracy of InternVL-C with 8 frames")
+    top = max(table_cells(grid), key=lambda c: align(wanted, c).score)
+    assert top.text == "79.4"
+    # A label printed once has no digit keys: "1" on a row of its own is no setting.
+    assert next(c for c in table_cells(grid) if c.row == 2).row_keys == ()
