@@ -9,12 +9,15 @@ Paper F1 is a third of the score, so the count matters as much as the choice:
 3. Each paper the question describes by year, with or without a venue ("an ACL 2020 paper
    that ...", "the 2019 paper it cites", "a 2022 Immunology editorial"), gets the
    best-scoring read candidate whose pool record has that year and venue (as many as the
-   plan counts when one description stands for several papers: "two ACL 2020 papers").
+   plan counts when one description stands for several papers: "two ACL 2020 papers"),
+   one linked by citation to a paper already selected first (a citation's year, "Lo et al.,
+   2020", describes no paper: step 6 resolves it).
 4. Without any of those (a question that leaves its sources unnamed), papers join when
    their evidence is sufficient and their score is within ``score_gap`` of the best
    reading's; a single-paper plan keeps one paper.
 5. Nothing relevant: the top candidate, so every answer names a paper.
-6. A question about a selected paper's reference at a position ("its reference [5]") adds
+6. A question about a selected paper's reference at a position ("its reference [5]"), or
+   printing one of its author-year citations ("a corpus it cites as Lo et al., 2020"), adds
    the read candidate that entry is (same title).
 7. Another record of a selected work (same title: an arXiv and a proceedings record) joins it.
 
@@ -32,14 +35,14 @@ Example:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from littrace.config import SelectSettings
 from littrace.corpus.model import PaperRecord, Reference
 from littrace.llm.schemas import Plan
 from littrace.read.model import PaperContext, PaperReading
 from littrace.read.references import asked_entry
-from littrace.read.text import norm
+from littrace.read.text import norm, terms
 from littrace.schema import Question
 
 # The question asks for the papers that cite a named one (not for what a paper cites).
@@ -51,18 +54,23 @@ _CITING = re.compile(
 
 
 # A year as papers are described: "ACL 2020", "a 2019 paper", "2025 arXiv".
-_YEAR = re.compile(r"(?<![\w.])((?:19|20)\d\d)(?![\w.])")
+_YEAR = re.compile(r"(?<![\w.])((?:19|20)\d\d)(?!\w|\.\w)")
 # Words before or after a year that may hold its venue ("Findings of EMNLP 2025", "2022
 # Journal of Physics: Conference Series paper").
 _VENUE_WINDOW = 6
+# Words on either side of a year that say what the question says of that paper ("an
+# academic-paper corpus released in an ACL 2020 paper").
+_WORDS_AROUND = 10
 
 
 @dataclass(frozen=True)
 class Description:
-    """A paper the question describes: its year and, when named next to it, its venue."""
+    """A paper the question describes: its year and, when named next to it, its venue, with
+    the words printed around them (what the question says of that paper)."""
 
     year: int
     venue: str | None
+    words: str = field(default="", compare=False)
 
     def fits(self, paper: PaperRecord) -> bool:
         if paper.year != self.year:
@@ -83,6 +91,8 @@ def paper_descriptions(question: str, venues: list[str]) -> list[Description]:
         if match is None:
             continue
         before = f" {norm(' '.join(words[max(0, index - _VENUE_WINDOW) : index]))}"
+        if before.endswith(" et al"):
+            continue  # a citation's year ("Lo et al., 2020"): its entry says which paper
         after = f"{norm(' '.join(words[index + 1 : index + _VENUE_WINDOW + 1]))} "
         # The venue is printed right before the year ("ACL 2020") or right after it ("2022
         # Immunology editorial"); the longest name wins ("Findings of EMNLP" over "EMNLP").
@@ -92,8 +102,12 @@ def paper_descriptions(question: str, venues: list[str]) -> list[Description]:
             if norm(v) and (before.endswith(f" {norm(v)}") or after.startswith(f"{norm(v)} "))
         ]
         venue = max(named, key=len) if named else None
-        description = Description(int(match.group(1)), venue)
-        if description not in found:
+        around = " ".join(words[max(0, index - _WORDS_AROUND) : index + _WORDS_AROUND + 1])
+        description = Description(int(match.group(1)), venue, around)
+        if description in found:
+            at = found.index(description)
+            found[at] = replace(found[at], words=f"{found[at].words} {around}")
+        else:
             found.append(description)
     return found
 
@@ -108,14 +122,24 @@ class Selection:
 
 def _names_work(entry_title: str, title: str) -> bool:
     """Whether a bibliography entry's title names the work titled ``title`` (its whole title
-    or the main part before a colon)."""
-    wanted = {norm(title), norm(title.split(":")[0])} - {""}
-    return bool(entry_title) and norm(entry_title) in wanted
+    or the main part before a colon), spaces and hyphens aside ("SciB-ERT", a name hyphenated
+    at a line break)."""
+    wanted = {_squashed(title), _squashed(title.split(":")[0])} - {""}
+    return bool(entry_title) and _squashed(entry_title) in wanted
+
+
+def _squashed(text: str) -> str:
+    return re.sub(r"[\W_]", "", norm(text))
 
 
 def cites(context: PaperContext, title: str) -> bool:
     """Whether ``context``'s bibliography lists a work titled ``title`` (or its main part)."""
     return any(_names_work(ref.title, title) for ref in context.references)
+
+
+def linked(a: PaperContext, b: PaperContext) -> bool:
+    """Whether one of two papers cites the other."""
+    return a.paper_id != b.paper_id and (cites(a, b.paper.title) or cites(b, a.paper.title))
 
 
 def is_entry(context: PaperContext, entry: Reference) -> bool:
@@ -192,8 +216,25 @@ def _add_described(
             for r in ranked
             if r.paper_id in contexts and description.fits(contexts[r.paper_id].paper)
         ]
-        for reading in fitting[: max(1, each)]:
+        # Of the papers that fit alike, the one whose title and abstract hold more of what the
+        # question says around the description, then one a selected paper cites (or that
+        # cites it): papers a question describes together are usually linked.
+        said = set(terms(description.words))
+        selected = [contexts[p] for p in reasons if p in contexts]
+        fitting.sort(
+            key=lambda r: (
+                -_holds(contexts[r.paper_id].paper, said),
+                not any(linked(contexts[r.paper_id], c) for c in selected),
+            )
+        )
+        wanted = max(1, each) - sum(r.paper_id in reasons for r in fitting)
+        for reading in fitting[: max(0, wanted)]:
             reasons.setdefault(reading.paper_id, f"fits the description {str(description)!r}")
+
+
+def _holds(record: PaperRecord, said: set[str]) -> float:
+    """The share of the terms ``said`` that the paper's title and abstract hold."""
+    return len(said & set(terms(f"{record.title} {record.abstract}"))) / max(1, len(said))
 
 
 def _add_cited_entry(
@@ -202,8 +243,10 @@ def _add_cited_entry(
     contexts: dict[str, PaperContext],
     reasons: dict[str, str],
 ) -> None:
-    """Step 6: the candidate that is the entry a selected paper lists at the asked position."""
-    found = asked_entry(question.question, [contexts[p] for p in reasons if p in contexts])
+    """Step 6: the candidate that is the entry a selected paper lists at the asked position,
+    or under the citation the question prints ("a corpus it cites as Lo et al., 2020")."""
+    selected = [contexts[p] for p in reasons if p in contexts]
+    found = asked_entry(question.question, selected) or _quoted_entry(question.question, selected)
     if found is None:
         return
     citing, entry = found
@@ -212,6 +255,18 @@ def _add_cited_entry(
         if context is not None and reading.paper_id not in reasons and is_entry(context, entry):
             reasons[reading.paper_id] = f"is entry {entry.label} of {citing}'s references"
             return
+
+
+def _quoted_entry(question: str, contexts: list[PaperContext]) -> tuple[str, Reference] | None:
+    """(paper id, entry) of the first reference of ``contexts`` whose author-year citation
+    ("Lo et al., 2020") the question prints."""
+    asked = f" {norm(question)} "
+    for context in contexts:
+        for ref in context.references:
+            label = norm(ref.label)
+            if _YEAR.search(ref.label) and len(label.split()) > 1 and f" {label} " in asked:
+                return context.paper_id, ref
+    return None
 
 
 def _add_same_work(

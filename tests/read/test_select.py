@@ -198,3 +198,70 @@ def test_the_work_at_the_asked_reference_position_joins_the_citing_paper() -> No
     selection = select_papers(Plan(), readings, SelectSettings(), question, contexts)
     assert selection.papers == ["cite", "sci"]
     assert selection.reasons["sci"] == "is entry 5 of cite's references"
+
+
+def test_a_described_paper_is_the_one_the_words_around_it_name_then_the_one_cited() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.model import Reference
+    from littrace.read.select import paper_descriptions
+    from littrace.schema import Question
+
+    entry = Reference(
+        "emb", "Lo et al., 2020", "Lo, K. 2020. OpenCorpus: papers. In ACL.", 9, "Lo", "OpenCorpus"
+    )
+    embedder = _with_record("emb", "Embedder: many languages", "ACL", 2024)
+    embedder = replace(embedder, references=(entry,))
+    corpus = _with_record("corpus", "OpenCorpus: an open research corpus", "ACL", 2020)
+    other = _with_record("other", "DocEmbed: citation-informed embeddings", "ACL", 2020)
+    contexts = {c.paper_id: c for c in (embedder, corpus, other)}
+    readings = [
+        reading("emb", 0.6),
+        reading("other", 0.5),
+        reading("corpus", 0.2, sufficient=False),
+    ]
+
+    def selected(text: str, among: dict = contexts) -> list[str]:  # type: ignore[type-arg]
+        question = Question(
+            query_id="q", benchmark="LitTraceQA", question=text, answer_types=["freeform"]
+        )
+        return select_papers(Plan(), readings, SelectSettings(), question, among).papers
+
+    # What the question says of the ACL 2020 paper names it, whatever the scores.
+    said = "An ACL 2024 embedder trains on the research corpus of an ACL 2020 paper."
+    assert "the research corpus of" in paper_descriptions(said, ["ACL"])[1].words
+    assert selected(said) == ["emb", "corpus"]
+    assert selected("An ACL 2024 embedder builds on an ACL 2020 work's embeddings.") == [
+        "emb",
+        "other",
+    ]
+    # Where the words name neither, the paper the ACL 2024 one cites is the one meant; a year
+    # ending the sentence describes a paper too.
+    assert selected("An ACL 2024 embedder builds on a work from 2020.") == ["emb", "corpus"]
+    unlinked = {**contexts, "emb": replace(embedder, references=())}
+    assert selected("An ACL 2024 embedder builds on a work from 2020.", unlinked) == [
+        "emb",
+        "other",
+    ]
+    # A citation's year describes no paper; the citation names its entry, whatever year the
+    # record has.
+    assert paper_descriptions("a corpus it cites as Lo et al., 2020.", ["ACL"]) == []
+    preprint = _with_record("corpus", "OpenCorpus: an open research corpus", "arXiv", 2019)
+    question = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="An ACL 2024 embedder uses a corpus it cites as Lo et al., 2020.",
+        answer_types=["freeform"],
+    )
+    quoted = select_papers(
+        Plan(), readings, SelectSettings(), question, {**contexts, "corpus": preprint}
+    )
+    assert quoted.papers == ["emb", "corpus"]
+    assert quoted.reasons["corpus"] == "is entry Lo et al., 2020 of emb's references"
+    # A name hyphenated at a line break in the bibliography is still the entry's work.
+    hyphenated = replace(entry, title="Open-Corpus: an open research corpus")
+    cited_hyphenated = {**contexts, "emb": replace(embedder, references=(hyphenated,))}
+    assert select_papers(Plan(), readings, SelectSettings(), question, cited_hyphenated).papers == [
+        "emb",
+        "corpus",
+    ]
