@@ -38,7 +38,9 @@ import pymupdf
 from littrace.corpus.model import BBox, PaperObject
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.model import Fact, PaperContext, SynthesisInput
-from littrace.read.text import contains_phrase, norm, parse_value, same_number
+from littrace.read.tables import subject_name
+from littrace.read.text import contains_phrase, norm, parse_value, same_number, terms
+from littrace.read.units import marks_own, question_terms, refers_to_own
 from littrace.schema import Question
 
 Color = tuple[float, float, float]
@@ -498,16 +500,48 @@ def _option_of(text: str, options: dict[str, str]) -> str | None:
     return next((label for label, option in options.items() if norm(option) == norm(text)), None)
 
 
-def _choose(question: Question, chart: Chart, lower: bool) -> tuple[str, Series, Point] | None:
+def _names_series(option: str, name: str, subject: str) -> bool:
+    """Whether an option names a series: all of the series name's terms ("No router" in "the
+    no-router variant"), or the paper's own method ("the full proposed method") for the
+    series of the paper's subject or marked as its own."""
+    if refers_to_own(option):
+        return norm(name) == norm(subject) or marks_own(name)
+    own = set(terms(name))
+    return bool(own) and own <= question_terms(option)
+
+
+def _series_option(name: str, options: dict[str, str], subject: str) -> str | None:
+    exact = _option_of(name, options)
+    if exact is not None:
+        return exact
+    named = [label for label, text in options.items() if _names_series(text, name, subject)]
+    return named[0] if len(named) == 1 else None
+
+
+def extreme_option(
+    question: Question, chart: Chart, lower: bool, subject: str = ""
+) -> tuple[str, Series, Point] | None:
+    """The option of the extreme series (at the x label the question names, if it names one:
+    "the tallest bar on FiNER"; else each series' extreme point), when the options name the
+    series and that series is one of them; else the option of the extreme x tick of the
+    series the question names (or the only one)."""
     options = {o.label: o.text for o in question.multiple_choice_options or []}
     pick = min if lower else max
-    by_series = [
-        (label, s, pick(s.points, key=lambda p: p.value))
+    asked = {
+        p.x
         for s in chart.series
-        if s.name and s.points and (label := _option_of(s.name, options))
-    ]
-    if len(by_series) >= 2:
-        return _extreme(by_series, lower)
+        for p in s.points
+        if p.x and contains_phrase(question.question, p.x)
+    }
+    compared: list[tuple[str, Series, Point]] = []
+    for s in chart.series:
+        points = [p for p in s.points if p.x in asked] if len(asked) == 1 else list(s.points)
+        if s.name and points:
+            option = _series_option(s.name, options, subject) or ""
+            compared.append((option, s, pick(points, key=lambda p: p.value)))
+    if sum(bool(option) for option, _, _ in compared) >= 2:
+        best = _extreme(compared, lower)
+        return best if best is not None and best[0] else None
     named = [s for s in chart.series if s.name and contains_phrase(question.question, s.name)]
     series = chart.series[0] if len(chart.series) == 1 else (named[0] if len(named) == 1 else None)
     if series is None:
@@ -541,7 +575,7 @@ def chart_answer(question: Question, data: SynthesisInput) -> tuple[str, list[Fa
         if chart is None:
             continue
         lower = _wants_lower(question, word, obj, chart)
-        chosen = _choose(question, chart, lower)
+        chosen = extreme_option(question, chart, lower, subject_name(context))
         if chosen is None:
             continue
         label, series, point = chosen

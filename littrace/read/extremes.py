@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import re
 
-MAX_WORDS = re.compile(r"\b(?:largest|most|highest|best|greatest|biggest|maximum|longest)\b", re.I)
+MAX_WORDS = re.compile(
+    r"\b(?:largest|most|highest|best|greatest|biggest|maximum|longest|tallest)\b", re.I
+)
 MIN_WORDS = re.compile(r"\b(?:smallest|fewest|lowest|least|minimum|shortest|worst)\b", re.I)
 LOWER_BETTER = re.compile(
     r"lower is better|\b(?:error|loss|mse|mae|wer|cer|perplexity|ppl|latency|rmse|fid)\b", re.I

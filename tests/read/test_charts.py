@@ -11,7 +11,8 @@ import pytest
 
 from littrace.corpus.model import Chunk, PaperObject, PaperRecord
 from littrace.llm.schemas import Plan
-from littrace.read.charts import Chart, chart_answer, read_chart
+from littrace.read.charts import Chart, Point, chart_answer, extreme_option, read_chart
+from littrace.read.charts import Series as ChartSeries
 from littrace.read.model import EvidenceItem, PaperContext, SynthesisInput
 from littrace.read.synthesize import synthesize
 from littrace.schema import Question
@@ -310,3 +311,34 @@ def test_grouped_bars_are_named_by_legend_colour_and_grouped_by_the_text_under_t
         assert [x for x, _ in read[method]] == ["SciDocs", "TREC"]
         expected = [values[method, group] for group in ("SciDocs", "TREC")]
         assert [v for _, v in read[method]] == pytest.approx(expected, abs=0.05)
+
+
+def test_the_extreme_series_at_the_named_group_is_the_option_that_names_it() -> None:
+    by_group = {
+        "GEPA": (12.0, 30.0),
+        "ACE": (18.0, 10.0),
+        "No router": (11.0, 25.0),
+        "EEVEE": (13.0, 40.0),
+    }
+    chart = Chart(
+        "bar",
+        "Final score",
+        tuple(
+            ChartSeries(name, (Point("FiNER", finer), Point("Formula", formula)))
+            for name, (finer, formula) in by_group.items()
+        ),
+    )
+    options = ["GEPA", "The no-router variant", "The full proposed method", "ACE"]
+
+    def chosen(text: str, lower: bool = False) -> str | None:
+        found = extreme_option(ask(text, options), chart, lower=lower, subject="EEVEE")
+        return options[ord(found[0]) - 65] if found else None
+
+    assert chosen("Which method has the tallest bar on FiNER?") == "ACE"
+    # The paper's own method is the series of its subject; "no-router" names "No router".
+    assert chosen("Which method scores highest on Formula?") == "The full proposed method"
+    assert chosen("Which method scores lowest on FiNER?", lower=True) == "The no-router variant"
+    # The extreme series is none of the options: no answer rather than the best named one.
+    assert (
+        extreme_option(ask("Which is highest on Formula?", ["GEPA", "ACE"]), chart, False) is None
+    )
