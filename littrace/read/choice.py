@@ -137,7 +137,7 @@ def table_units(question: Question, data: SynthesisInput) -> list[TableUnits]:
         if context is None:
             continue
         for obj in paper_tables(context):
-            cells = table_cells(obj.cells)
+            cells = table_cells(obj.cells, obj.caption)
             if not cells:
                 continue
             caption = 1.0 if (paper_id, obj.scorer_id) in located else coverage(query, obj.caption)

@@ -238,6 +238,8 @@ def parse_value(text: str) -> float | None:
     Example:
         >>> parse_value("83.64†"), parse_value("23.00(0.08)"), parse_value("k = 5")
         (83.64, 23.0, None)
+        >>> parse_value("21.5M (26.5%)")
+        21.5
     """
     found = numbers(_SPREAD.sub("", text, count=1))
     if len(found) != 1:
@@ -247,11 +249,11 @@ def parse_value(text: str) -> float | None:
     return found[0].value if len(rest) <= 3 and not set(rest) & set("=()[]") else None
 
 
-# A spread or change printed after a value: "(0.08)", "± 0.3", "(+1.2)", "(±0.5)", or a
-# signed change set as a subscript ("89.29+46.47", "34.92 -6.45"; a minus only before a
-# decimal, so that "2020-2021" stays a range).
+# A spread, share or change printed after a value: "(0.08)", "± 0.3", "(+1.2)", "(±0.5)",
+# "21.5M (26.5%)", or a signed change set as a subscript ("89.29+46.47", "34.92 -6.45"; a
+# minus only before a decimal, so that "2020-2021" stays a range).
 _SPREAD = re.compile(
-    r"(?<=[\d%])\s*(?:\(\s*(?:±|\+/-|\+-|[+−-])?\s*\d[\d.,]*%?\s*\)|(?:±|\+/-|\+-)\s*\d[\d.,]*%?"
+    r"(?:(?<=[\d%])|(?<=\d[KMBk]))\s*(?:\(\s*(?:±|\+/-|\+-|[+−-])?\s*\d[\d.,]*%?\s*\)|(?:±|\+/-|\+-)\s*\d[\d.,]*%?"
     r"|(?:\+|[−-](?=\d+\.\d))\d[\d.,]*%?$)"
 )
 

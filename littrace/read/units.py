@@ -75,6 +75,8 @@ _SUFFIX = re.compile(
 # What a table prints where it has no value ("/", "-", "–", "n/a"): neither a number nor a
 # label when columns and rows are told apart.
 _PLACEHOLDER = re.compile(r"[-–—/\\.*×]+|n/?a|N/?A|none|None", re.IGNORECASE)
+# A cell printed as a number, not a header that holds a digit ("R@3", "top-1").
+_PRINTED_NUMBER = re.compile(r"[-+−]?\.?\d")
 # A sub-table's title printed over its part of a stacked table: "(a) AUC-ROC results".
 _PANEL_TITLE = re.compile(r"\([a-h]\)\s+\S")
 # A whole number as a setting is printed: "20%", "7B", "512", "1,024" (a lone digit is too
@@ -118,12 +120,16 @@ def label_column_count(grid: Grid) -> int:
 
 def header_row_count(grid: Grid, labels: int) -> int:
     """How many leading rows are headers: rows before the first one whose value cells are
-    mostly numbers (at least one header row, never all rows).
+    mostly numbers (never all rows; none when the first row prints numbers only, as a table
+    of statistics does: "Total papers | 81.1M").
 
     Where some columns hold numbers and others text ("8.1M | full text | yes"), only the
     columns of numbers say where the body starts.
     """
     width = _width(grid)
+    first = [_cell(grid, 0, j) for j in range(labels, width) if _cell(grid, 0, j)]
+    if len(grid) > 1 and first and all(_PRINTED_NUMBER.match(t) and _is_number(t) for t in first):
+        return 0
     value_columns = [
         j
         for j in range(labels, width)
@@ -579,7 +585,7 @@ def _told_apart(cells: list[TableCell], grid: Grid) -> list[TableCell]:
     ]
 
 
-def table_cells(grid: Grid) -> list[TableCell]:
+def table_cells(grid: Grid, caption: str = "") -> list[TableCell]:
     """The value cells of ``grid`` (header rows first) with their row and column paths.
 
     A table that prints its header rows again further down (sub-tables stacked in one
@@ -589,7 +595,8 @@ def table_cells(grid: Grid) -> list[TableCell]:
     paths below it, up to the next one; where the innermost labels repeat block by block, an
     outer label printed anywhere in a block (centred, or wrapped over two rows) labels the
     whole block. A check or cross in a label column reads as its column's header (or
-    "without" it), under the group label printed among those marks.
+    "without" it), under the group label printed among those marks. A table without header
+    rows (statistics, "Total papers | 81.1M") has its ``caption`` as every column's path.
     """
     if len(grid) < 2 or _width(grid) < 2:
         return []
@@ -600,6 +607,8 @@ def table_cells(grid: Grid) -> list[TableCell]:
     body = range(headers, len(grid))
     header_grid: Grid = [list(grid[k]) for k in top]
     column_paths = _header_paths(grid, header_grid, body, labels, width)
+    if not headers and caption:
+        column_paths = [(caption,)] * width
     titles = _section_titles(grid, headers, labels, width)
     with_values = [
         i

@@ -54,6 +54,9 @@ def test_numbers_skip_version_and_name_digits_but_read_leading_dot_decimals() ->
         ("23.00(0.08)", 23.0),
         ("47.2 ± 0.3", 47.2),
         ("81.5 (+1.2)", 81.5),
+        # A count with its share after it; a name with a year in brackets is no value.
+        ("21.5M (26.5%)", 21.5),
+        ("BERT (2019)", None),
         # A signed change set as a subscript after the value; a year range is not one value.
         ("89.29+46.47", 89.29),
         ("34.92 -6.45", 34.92),

@@ -397,3 +397,25 @@ def test_a_single_digit_setting_tells_rows_with_one_label_apart() -> None:
     assert top.text == "79.4"
     # A label printed once has no digit keys: "1" on a row of its own is no setting.
     assert next(c for c in table_cells(grid) if c.row == 2).row_keys == ()
+
+
+def test_a_table_of_statistics_without_headers_is_all_body_under_its_caption() -> None:
+    caption = "Table 3: Statistics on paper provenance."
+    grid = (
+        ("Total papers", "81.1M"),
+        ("Papers w/ DOIs", "52.2M (64.3%)"),
+        ("Papers w/ Pubmed IDs", "21.5M (26.5%)"),
+    )
+    assert header_row_count(grid, label_column_count(grid)) == 0
+    cells = table_cells(grid, caption)
+    assert [(c.row_path, c.value) for c in cells] == [
+        (("Total papers",), 81.1),
+        (("Papers w/ DOIs",), 52.2),
+        (("Papers w/ Pubmed IDs",), 21.5),
+    ]
+    assert {c.column_path for c in cells} == {(caption,)}
+    wanted = asked_terms("How many of the corpus papers have PubMed IDs, per its provenance table?")
+    assert max(cells, key=lambda c: align(wanted, c).score).text == "21.5M (26.5%)"
+    # A header that holds a digit is still a header.
+    metrics = (("Algorithm", "R@3", "R@5"), ("BM25", "0.41", "0.52"))
+    assert header_row_count(metrics, label_column_count(metrics)) == 1
