@@ -46,15 +46,19 @@ class CellMatch:
 
 
 def lookup_cell(
-    cells: Cells, entity: str, column: str, *, both_ways: bool = False
+    cells: Cells, entity: str, column: str, *, both_ways: bool = False, ask: str = ""
 ) -> CellMatch | None:
     """The cell whose row label best matches ``entity`` and header path best matches
     ``column`` (see the module doc); ``column`` is the header levels joined by " / ".
     ``both_ways`` also reads the table transposed, for an entity printed as a column header
-    (a table answer's row entities)."""
+    (a table answer's row entities). Between equal matches, the cell whose row and column
+    the ``ask`` (the question's last sentence, after those describing the paper) names more
+    wins: "... in computer science and biomedical papers. What does it reach in Bio?"."""
     entity_terms = question_terms(entity)
     column_terms = question_terms(column)
+    ask_terms = question_terms(ask)
     best: CellMatch | None = None
+    best_asked = 0.0
     units = table_cells(cells) + (table_cells(transposed(cells)) if both_ways else [])
     for cell in units:
         if not cell.row_path:
@@ -68,6 +72,12 @@ def lookup_cell(
         if col_score <= 0:
             continue
         score = round(row_score * col_score, 6)
-        if best is None or score > best.score:
+        asked = (
+            label_share(label, ask_terms) + path_score(cell.column_path, ask_terms)
+            if ask_terms
+            else 0.0
+        )
+        if best is None or (score, asked) > (best.score, best_asked):
             best = CellMatch(cell.text, label, " / ".join(cell.column_path), score)
+            best_asked = asked
     return best

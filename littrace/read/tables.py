@@ -105,11 +105,12 @@ def find_cell(
     """The table cell the question asks for in one paper (see the module doc)."""
     subject = subject_terms(context)
     query = set(terms(question_text))
+    asking = sentences(question_text)[-1] if question_text.strip() else ""
     entities = [entity] if entity else [" ".join(query - subject), question_text]
     for wanted in entities:
         best: tuple[PaperObject, CellMatch] | None = None
         for obj in paper_tables(context):
-            match = lookup_cell(obj.cells, wanted, question_text)
+            match = lookup_cell(obj.cells, wanted, question_text, ask=asking)
             caption = coverage(dict.fromkeys(query, 1.0), obj.caption)
             if match is None:
                 continue

@@ -30,7 +30,7 @@ import re
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from littrace.read.text import norm, parse_value, terms
+from littrace.read.text import STOPWORDS, norm, parse_value, terms
 
 __all__ = [
     "SYNONYMS",
@@ -705,6 +705,14 @@ def _tokens(text: str) -> set[str]:
     found: set[str] = {a + b for a, b in itertools.pairwise(words) if (a + b).isalnum()}
     # A label the question quotes is named whole, stop words and all ("the 'All' score").
     found.update(_QUOTED_MARK + norm(quoted) for quoted in _QUOTED.findall(text))
+    # The initials of consecutive words, for a label printed as an initialism ("CS" for
+    # "computer science", "MLP" for "multi-layer perceptron").
+    content = [p for w in words for p in w.split("-") if p.isalpha() and p not in STOPWORDS]
+    found.update(
+        _INITIALS_MARK + "".join(w[0] for w in content[i : i + n])
+        for n in (2, 3, 4)
+        for i in range(len(content) - n + 1)
+    )
     for term in terms(text):
         term = SYNONYMS.get(term, term)
         found.add(term)
@@ -754,6 +762,9 @@ def terms_match(term: str, wanted: frozenset[str]) -> bool:
 
 _QUOTED = re.compile(r"""(?:(?<=\s)|^)['‘"“]([^'’"”]{1,40})['’"”](?!\w)""")
 _QUOTED_MARK = "quoted:"
+_INITIALS_MARK = "initials:"
+# An initialism as a header or label prints it: two to five capitals ("CS", "MLP", "NER").
+_INITIALISM = re.compile(r"\b[A-Z]{2,5}\b")
 
 
 def label_share(label: str, wanted: frozenset[str]) -> float:
@@ -766,6 +777,7 @@ def label_share(label: str, wanted: frozenset[str]) -> float:
         return 0.0
     shortened = {word.lower() for word in _SHORTENED.findall(label)}
     symbols = {f"{letter}{rest}".lower() for letter, rest in _SUBSCRIPTED.findall(label)}
+    initialisms = {word.lower() for word in _INITIALISM.findall(label)}
     hits = 0
     for term in own:
         parts = [p for p in term.replace("/", "-").split("-") if p]
@@ -775,6 +787,7 @@ def label_share(label: str, wanted: frozenset[str]) -> float:
             or _abbreviates(term, wanted)
             or (term in shortened and _shortens(term, wanted))
             or (term in symbols and _names_symbol(term, wanted))
+            or (term in initialisms and _INITIALS_MARK + term in wanted)
             or (
                 len(parts) > 1
                 and (all(terms_match(p, wanted) for p in parts) or terms_match(joined, wanted))

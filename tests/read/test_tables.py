@@ -102,3 +102,15 @@ def test_a_table_with_its_entities_as_columns_is_read_transposed() -> None:
         {"Material": "n-Si", "πt (TPa^-1)": -176, "πl": -312},
         {"Material": "p-Si", "πt (TPa^-1)": -663, "πl": 718},
     ]
+
+
+def test_between_cells_matched_alike_the_asking_sentence_decides() -> None:
+    grid = (("Approach", "CS", "Bio"), ("Hybrid", "1990", "3126"), ("Rules", "928", "1206"))
+    question = (
+        "A system links entities in computer science and biomedical papers. "
+        "What yield does the hybrid approach reach in the biomedical (Bio) area?"
+    )
+    tied = lookup_cell(grid, "hybrid", question)
+    asked = lookup_cell(grid, "hybrid", question, ask=question.split(". ")[-1])
+    assert tied is not None and asked is not None and tied.score == asked.score
+    assert (tied.value, asked.value) == ("1990", "3126")

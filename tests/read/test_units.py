@@ -419,3 +419,11 @@ def test_a_table_of_statistics_without_headers_is_all_body_under_its_caption() -
     # A header that holds a digit is still a header.
     metrics = (("Algorithm", "R@3", "R@5"), ("BM25", "0.41", "0.52"))
     assert header_row_count(metrics, label_column_count(metrics)) == 1
+
+
+def test_a_label_printed_as_an_initialism_is_named_by_its_words() -> None:
+    wanted = asked_terms("its yield on computer science papers with a multi-layer perceptron")
+    assert label_share("CS", wanted) == 1.0 and label_share("MLP", wanted) == 1.0
+    # Initials only meet a label printed in capitals, and only words in a row make them.
+    assert label_share("Cs", wanted) == 0.0 and label_share("CP", wanted) == 0.0
+    assert label_share("Bio", wanted) == 0.0
