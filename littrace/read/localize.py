@@ -14,7 +14,8 @@ For every selected paper it scores typed candidates against the question:
   LitTraceQA's gold evidences a citation.
 
 A candidate scores its weighted term coverage of the question, without the terms of the
-selected papers' titles (they identify the papers, not the place), plus bonuses for an object
+selected papers' titles (they identify the papers, not the place) and with the terms of the
+paper's abstract at half weight (they describe the paper as a whole), plus bonuses for an object
 the question names, a table cell at the row and column the question names, a modality the plan
 or the question asks for, a passage holding an answer option the question does not list (a
 table by the share of the options it prints: distractors are cells of the answer's table), and
@@ -58,6 +59,9 @@ MODALITY_BONUS = 0.2  # the plan asks for this kind of evidence
 OPTION_BONUS = 0.3  # the passage holds one of the multiple-choice options
 OPTION_TABLE_BONUS = 0.6  # a table holds all the options (its share of them, for fewer)
 REFERENCE_BONUS = 0.5  # the question is about a bibliography entry
+# A question term the paper's abstract holds weighs this much: it describes the paper as a
+# whole ("fine-tunes on Long CoT responses with the question removed"), not the place.
+ABSTRACT_WEIGHT = 0.5
 AUTHOR_MARGIN = 0.05  # above the best other citation, for the work named by its authors
 CELL_BONUS = 0.3  # a table cell sits at the row and column the question names
 HEADER_BONUS = 0.3  # a table's headers are what a table question names (two in full: all)
@@ -163,6 +167,11 @@ def paper_candidates(
     title); they do not count towards where the evidence is.
     """
     query = _local_query(question, plan, identifying or set(terms(context.paper.title)))
+    described = set(terms(context.paper.abstract))
+    query = Query(
+        {t: w * (ABSTRACT_WEIGHT if t in described else 1.0) for t, w in query.terms.items()},
+        query.phrases,
+    )
     # Options the question itself lists are entities to compare, not values to find.
     options = [o for o in _options(question) if not contains_phrase(question.question, o)]
     asked = set(terms(question.question))

@@ -186,3 +186,28 @@ def test_among_tables_printing_the_options_the_one_whose_headers_the_question_na
     top = paper_candidates(record, PLAN, paper)[0]
     assert top.locator["table_id"] == "Table 8"
     assert any(reason.startswith("headers the question names") for reason in top.reasons)
+
+
+def test_what_the_abstract_says_of_the_paper_does_not_say_where_the_answer_is() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.model import Chunk
+
+    abstract = "We distil long reasoning by training on responses with the question removed."
+    made = context()
+    intro = Chunk("p1#0101", "p1", "body", 2, abstract + " It saves tokens.", section="1 Intro")
+    setup = Chunk(
+        "p1#0102",
+        "p1",
+        "body",
+        6,
+        "Training uses a learning rate of 1e-5 and a batch size of 64.",
+        section="4 Setup",
+    )
+    paper = replace(made, paper=replace(made.paper, abstract=abstract), chunks=(intro, setup))
+    asked = question(
+        "A paper distils long reasoning by training on responses with the question removed. "
+        "What learning rate and batch size does its training use?"
+    )
+    top = paper_candidates(asked, Plan(), paper)[0].submission()
+    assert top["locator"] == {"page": 6, "section": "4 Setup"}
