@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 
 from littrace.config import SelectSettings
 from littrace.corpus.model import PaperRecord, Reference
+from littrace.index.citations import compact_title
 from littrace.llm.schemas import Plan
 from littrace.read.model import PaperContext, PaperReading
 from littrace.read.references import asked_entry
@@ -124,12 +125,8 @@ def _names_work(entry_title: str, title: str) -> bool:
     """Whether a bibliography entry's title names the work titled ``title`` (its whole title
     or the main part before a colon), spaces and hyphens aside ("SciB-ERT", a name hyphenated
     at a line break)."""
-    wanted = {_squashed(title), _squashed(title.split(":")[0])} - {""}
-    return bool(entry_title) and _squashed(entry_title) in wanted
-
-
-def _squashed(text: str) -> str:
-    return re.sub(r"[\W_]", "", norm(text))
+    wanted = {compact_title(title), compact_title(title.split(":")[0])} - {""}
+    return bool(entry_title) and compact_title(entry_title) in wanted
 
 
 def cites(context: PaperContext, title: str) -> bool:

@@ -188,8 +188,7 @@ def _title_text(grid: Grid, i: int, labels: int) -> str:
     if (
         j < labels
         or _PLACEHOLDER.fullmatch(text)
-        or _CHECK.fullmatch(text)
-        or _CROSS.fullmatch(text)
+        or _is_mark(text)
         or (text[0] == "(" and text[-1] == ")")
     ):
         return ""
@@ -450,10 +449,8 @@ def _band(grid: Grid, i: int, labels: int, width: int, header_grid: Grid) -> lis
         _is_number(text) or _PLACEHOLDER.fullmatch(text) or not _balanced(text) for _, text in band
     ):
         return []
-    header_labels = {
-        _cell(header_grid, h, j) for h in range(len(header_grid)) for j in range(labels)
-    }
-    if any(_cell(grid, i, j) not in header_labels for j in range(labels) if _cell(grid, i, j)):
+    own_labels = {_cell(header_grid, h, j) for h in range(len(header_grid)) for j in range(labels)}
+    if any(_cell(grid, i, j) not in own_labels for j in range(labels) if _cell(grid, i, j)):
         return []
 
     def numeric(k: int) -> bool:
@@ -514,12 +511,16 @@ _CHECK = re.compile(r"[✓✔√]")
 _CROSS = re.compile(r"[✗✘×]")
 
 
+def _is_mark(text: str) -> bool:
+    return bool(_CHECK.fullmatch(text) or _CROSS.fullmatch(text))
+
+
 def _mark_columns(grid: Grid, rows: Sequence[int], labels: int) -> set[int]:
     """The label columns whose cells on rows with values are mostly checks and crosses."""
     found = set()
     for j in range(labels):
         texts = [_cell(grid, i, j) for i in rows if _cell(grid, i, j)]
-        marks = sum(bool(_CHECK.fullmatch(t) or _CROSS.fullmatch(t)) for t in texts)
+        marks = sum(map(_is_mark, texts))
         if texts and 2 * marks > len(texts):
             found.add(j)
     return found
@@ -545,7 +546,7 @@ def _mark_groups(
             continue
         for j in sorted(columns):
             text = _cell(grid, i, j)
-            if not text or _CHECK.fullmatch(text) or _CROSS.fullmatch(text):
+            if not text or _is_mark(text):
                 continue
             if groups and i - groups[-1][0].stop <= 1:
                 groups[-1] = (range(groups[-1][0].start, i + 1), f"{groups[-1][1]} {text}")
