@@ -753,6 +753,8 @@ def terms_match(term: str, wanted: frozenset[str]) -> bool:
         return False
     return any(
         len(other) >= _STEM_PREFIX
+        # A marked term ("initials:cs", "quoted:all") is no word to stem into.
+        and not other.startswith((_QUOTED_MARK, _INITIALS_MARK))
         and (
             other.startswith(term)
             or (term.startswith(other) and _SUFFIX.fullmatch(term[len(other) :]) is not None)

@@ -427,3 +427,5 @@ def test_a_label_printed_as_an_initialism_is_named_by_its_words() -> None:
     # Initials only meet a label printed in capitals, and only words in a row make them.
     assert label_share("Cs", wanted) == 0.0 and label_share("CP", wanted) == 0.0
     assert label_share("Bio", wanted) == 0.0
+    # The mark the initials are kept under is no word a label's stem meets.
+    assert label_share("Initial", wanted) == 0.0
