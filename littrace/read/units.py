@@ -94,7 +94,13 @@ _CONTEXT_WEIGHT = 0.5
 
 
 def _is_number(text: str) -> bool:
-    return parse_value(text) is not None and any(ch.isdigit() for ch in text)
+    # A header naming a cut-off or variant ("R@1", "F1", "B-4") prints a number after
+    # letters; a value starts with its number (or a sign, or a mark like "×").
+    return (
+        parse_value(text) is not None
+        and any(ch.isdigit() for ch in text)
+        and not text.lstrip()[:1].isalpha()
+    )
 
 
 def _width(grid: Grid) -> int:
@@ -145,6 +151,15 @@ def header_row_count(grid: Grid, labels: int) -> int:
                 j = next(j for j in range(width) if _cell(grid, i - 1, j))
                 if len(title) > 2 * max(len(_cell(grid, k, j)) for k in range(i - 1)):
                     return i - 1
+            # So does a group label alone in the first column under a full header row that
+            # already heads that column ("Baselines (Prior Work)" under "Model | Avg | ar").
+            if (
+                i > 1
+                and _group_label(grid, i - 1, width)
+                and _full(grid, i - 2, labels, width)
+                and _cell(grid, i - 2, 0)
+            ):
+                return i - 1
             return i + 1 if i + 1 < len(grid) and _numbers_under_span(grid, i, labels) else i
     return 1 if len(grid) > 1 else 0
 
@@ -163,6 +178,16 @@ def _numbers_under_span(grid: Grid, i: int, labels: int) -> bool:
     return any(
         len({_cell(grid, k, j) for j in filled}) == 1 and _cell(grid, k, filled[0])
         for k in range(i)
+    )
+
+
+def _group_label(grid: Grid, i: int, width: int) -> bool:
+    """Whether row ``i`` prints words in its first column and nothing else."""
+    first = _cell(grid, i, 0)
+    return (
+        bool(first)
+        and not _is_number(first)
+        and not any(_cell(grid, i, j) for j in range(1, width))
     )
 
 
@@ -255,7 +280,8 @@ def _spanning_row(
 
     ``below`` is the next header row with value headers (None for the last header row),
     ``above`` the previous one. A spanning header is printed once over its span. Where the
-    row's headers split the value columns into equal spans holding one header each and the
+    row's headers split the value columns into equal spans, each holding a header or the
+    pieces of one ("3D" + "CSG" for "3D CSG" over two columns, joined), and the
     ``below`` row (for the last header row, the ``above`` one) repeats itself with that period
     ("Classification" and "Regression" each over "Latency | ... | FLASH", printed at or near
     the middle of their span; "Dataset: QQP 140K" and "Dataset: QQP 50K" under "BERT | ... |
@@ -273,11 +299,25 @@ def _spanning_row(
     reference = below if below is not None else above
     if reference is None or not placed:
         return own
-    if len(placed) >= 2 and values % len(placed) == 0:
-        span = values // len(placed)
+    # A row with a header over every column spans nothing.
+    if 2 <= len(placed) < values:
         under = [_cell(grid, reference, j) for j in range(labels, width)]
-        if all((j - labels) // span == n for n, j in enumerate(placed)) and _periodic(under, span):
-            return own[:labels] + [own[placed[(j - labels) // span]] for j in range(labels, width)]
+        for span in range(2, values // 2 + 1):
+            if values % span or not _periodic(under, span):
+                continue
+            columns = [
+                [j for j in placed if (j - labels) // span == n] for n in range(values // span)
+            ]
+            pieces = [[own[j] for j in spanned] for spanned in columns]
+            # Pieces of one header stand over sub-headers; a header repeated over neighbouring
+            # columns ("Self-" over "TER" and over "BLEU") or over no sub-header ("BERT" above
+            # a wrapped "Self- | TER") is a column's own, not one printed over the span.
+            if all(
+                p and len(set(p)) == len(p) and (len(p) == 1 or all(under[j - labels] for j in c))
+                for p, c in zip(pieces, columns, strict=True)
+            ):
+                spans = [" ".join(p) for p in pieces]
+                return own[:labels] + [spans[(j - labels) // span] for j in range(labels, width)]
     if below is None:
         return own
     filled = list(own)
@@ -617,6 +657,13 @@ def table_cells(grid: Grid, caption: str = "") -> list[TableCell]:
         if i not in titles and any(_cell(grid, i, j) for j in range(labels, width))
     ]
     blocks = _blocks(grid, with_values, labels)
+    # A block's label printed amid its rows (centred over them) labels that block, through
+    # the block's own label, not the rows below it as a section title would.
+    for block in blocks:
+        for k in [
+            k for k in titles if k in block and any(v > k for v in with_values if v in block)
+        ]:
+            del titles[k]
     marks = _mark_columns(grid, with_values, labels)
     groups = _mark_groups(grid, body, with_values, marks) if marks else []
     cells = []
@@ -690,7 +737,19 @@ def table_cells(grid: Grid, caption: str = "") -> list[TableCell]:
                         tuple(key for key in keys if key != text),
                     )
                 )
-    return _told_apart(cells, grid)
+    return _keyed_where_needed(_told_apart(cells, grid))
+
+
+def _keyed_where_needed(cells: list[TableCell]) -> list[TableCell]:
+    """``cells`` with row keys only where rows share a row path: a row its labels already
+    name needs no setting to be told apart, and its other values are no settings."""
+    rows_by_path: dict[tuple[str, ...], set[int]] = {}
+    for cell in cells:
+        rows_by_path.setdefault(cell.row_path, set()).add(cell.row)
+    return [
+        cell if len(rows_by_path[cell.row_path]) > 1 else replace(cell, row_keys=())
+        for cell in cells
+    ]
 
 
 def transposed(grid: Grid) -> tuple[tuple[str, ...], ...]:

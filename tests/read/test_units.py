@@ -136,6 +136,20 @@ def test_equal_spans_over_a_repeating_sub_header_fill_their_whole_span() -> None
     assert paths[6] == ("Regression", "FLASH (kB)")
 
 
+def test_a_spanning_header_cut_into_pieces_is_joined_over_its_equal_span() -> None:
+    # The ICCV 2023 visual-programs paper's Table 3: "3D CSG" printed over two columns is
+    # extracted as "3D" over the first and "CSG" over the second.
+    grid = (
+        ("", "3D", "CSG", "ShapeAssembly", ""),
+        ("", "CD", "Length", "CD", "Length"),
+        ("PLAD + TTR", "1.13", "15.80", "1.66", "8.78"),
+    )
+    paths = {c.text: c.column_path for c in table_cells(grid)}
+    assert paths["1.13"] == ("3D CSG", "CD")
+    assert paths["15.80"] == ("3D CSG", "Length")
+    assert paths["8.78"] == ("ShapeAssembly", "Length")
+
+
 def test_unequal_spans_keep_filling_to_the_right() -> None:
     # InternVL's Table 18: four VQA columns and two dialogue ones; the sub-headers do not
     # repeat, so no equal spans are read into it.
@@ -429,3 +443,76 @@ def test_a_label_printed_as_an_initialism_is_named_by_its_words() -> None:
     assert label_share("Bio", wanted) == 0.0
     # The mark the initials are kept under is no word a label's stem meets.
     assert label_share("Initial", wanted) == 0.0
+
+
+def test_a_group_label_under_a_full_header_row_heads_the_group_not_the_header() -> None:
+    # BGE-M3's Table 6: "M3-w.skd" right under "Model | Avg | ar", then "M3-w.o.skd" mid-table;
+    # both groups print "Dense | Sparse".
+    grid = (
+        ("Model", "Avg", "ar"),
+        ("M3-w.skd", "", ""),
+        ("Dense", "67.8", "78.4"),
+        ("Sparse", "53.9", "67.1"),
+        ("M3-w.o.skd", "", ""),
+        ("Dense", "67.2", "78.0"),
+        ("Sparse", "36.7", "48.2"),
+    )
+    assert header_row_count(grid, label_column_count(grid)) == 1
+    paths = {(c.row_path, c.column_path): c.text for c in table_cells(grid)}
+    assert paths[(("M3-w.skd", "Sparse"), ("ar",))] == "67.1"
+    assert paths[(("M3-w.o.skd", "Sparse"), ("ar",))] == "48.2"
+    # A label-column header on a line of its own stays a header ("Length Range" between
+    # "Batch Size" and its sub-headers).
+    spanned = (
+        ("", "Batch Size", "Batch Size"),
+        ("Length Range", "", ""),
+        ("", "Unsupervised", "Fine-tuning"),
+        ("0-500", "67,200", "1,152"),
+    )
+    assert header_row_count(spanned, label_column_count(spanned)) == 3
+
+
+def test_a_block_label_centred_amid_its_rows_labels_that_block() -> None:
+    # MONAQ's Table 5: each dataset printed beside the middle of its block of metrics.
+    grid = (
+        ("Datasets", "Metrics", "MLP", "MONAQ"),
+        ("", "Accuracy", "0.200", "0.467"),
+        ("", "FLASH", "45.120", "14.976"),
+        ("AtrialFibrillation", "", "", ""),
+        ("", "RAM", "3.868", "23.504"),
+        ("", "Accuracy", "0.659", "0.732"),
+        ("", "FLASH", "597.104", "9.360"),
+        ("BinaryHeartbeat", "", "", ""),
+        ("", "RAM", "38.300", "299.528"),
+    )
+    paths = {(c.row_path, c.column_path): c.text for c in table_cells(grid)}
+    assert paths[(("AtrialFibrillation", "Accuracy"), ("MLP",))] == "0.200"
+    assert paths[(("AtrialFibrillation", "RAM"), ("MLP",))] == "3.868"
+    assert paths[(("BinaryHeartbeat", "Accuracy"), ("MLP",))] == "0.659"
+    assert paths[(("BinaryHeartbeat", "RAM"), ("MONAQ",))] == "299.528"
+
+
+def test_a_header_row_of_cut_offs_is_a_header_not_values() -> None:
+    # InternVL's Table 14: "R@1 | R@5 | R@10" under each direction; "F1" and "B-4" alike.
+    grid = (
+        ("method", "Video → Text", "", "Text → Video", ""),
+        ("", "R@1", "R@5", "R@1", "R@5"),
+        ("CLIP-L", "27.8", "49.4", "29.0", "50.5"),
+        ("InternVL-C", "35.3", "56.6", "37.5", "60.9"),
+    )
+    assert header_row_count(grid, label_column_count(grid)) == 2
+    paths = {(c.row_path, c.column_path): c.text for c in table_cells(grid)}
+    assert paths[(("CLIP-L",), ("Text → Video", "R@5"))] == "50.5"
+    assert not any(c.text.startswith("R@") for c in table_cells(grid))
+
+
+def test_rows_named_by_their_labels_take_no_other_values_as_keys() -> None:
+    grid = (
+        ("Dataset", "N", "D"),
+        ("ALOI", "49534", "27"),
+        ("Hold-out", "20", "23.00"),
+        ("Hold-out", "10", "23.05"),
+    )
+    keys = {c.text: c.row_keys for c in table_cells(grid)}
+    assert keys["49534"] == () and keys["27"] == ()
+    assert keys["23.00"] == ("20",) and keys["23.05"] == ("10",)
