@@ -25,6 +25,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Container, Iterable, Sequence
@@ -627,6 +628,13 @@ def _told_apart(cells: list[TableCell], grid: Grid) -> list[TableCell]:
 
 
 def table_cells(grid: Grid, caption: str = "") -> list[TableCell]:
+    """The value cells of ``grid`` with their row and column paths (see :func:`_table_cells`),
+    read once per table and caption: every reader of a question asks for the same tables."""
+    return list(_table_cells(tuple(map(tuple, grid)), caption))
+
+
+@functools.lru_cache(maxsize=4096)
+def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[TableCell, ...]:
     """The value cells of ``grid`` (header rows first) with their row and column paths.
 
     A table that prints its header rows again further down (sub-tables stacked in one
@@ -640,7 +648,7 @@ def table_cells(grid: Grid, caption: str = "") -> list[TableCell]:
     rows (statistics, "Total papers | 81.1M") has its ``caption`` as every column's path.
     """
     if len(grid) < 2 or _width(grid) < 2:
-        return []
+        return ()
     labels = label_column_count(grid)
     headers = header_row_count(grid, labels)
     width = _width(grid)
@@ -737,7 +745,7 @@ def table_cells(grid: Grid, caption: str = "") -> list[TableCell]:
                         tuple(key for key in keys if key != text),
                     )
                 )
-    return _keyed_where_needed(_told_apart(cells, grid))
+    return tuple(_keyed_where_needed(_told_apart(cells, grid)))
 
 
 def _keyed_where_needed(cells: list[TableCell]) -> list[TableCell]:
@@ -802,6 +810,7 @@ def asked_terms(question: str) -> frozenset[str]:
     return frozenset(_tokens(question) - (contrasted - rest))
 
 
+@functools.lru_cache(maxsize=65536)
 def terms_match(term: str, wanted: frozenset[str]) -> bool:
     """Whether ``term`` is among ``wanted``, exactly, as a stem or cut of a wanted word, or
     as an inflection of one."""
@@ -829,6 +838,7 @@ _INITIALS_MARK = "initials:"
 _INITIALISM = re.compile(r"\b[A-Z]{2,5}\b")
 
 
+@functools.lru_cache(maxsize=65536)
 def label_share(label: str, wanted: frozenset[str]) -> float:
     """The share of ``label``'s own terms (not their hyphen parts, not a citation printed in
     it) that ``wanted`` names."""

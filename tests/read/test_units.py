@@ -516,3 +516,11 @@ def test_rows_named_by_their_labels_take_no_other_values_as_keys() -> None:
     keys = {c.text: c.row_keys for c in table_cells(grid)}
     assert keys["49534"] == () and keys["27"] == ()
     assert keys["23.00"] == ("20",) and keys["23.05"] == ("10",)
+
+
+def test_a_table_read_again_gives_the_same_cells_whatever_the_caller_did_with_them() -> None:
+    grid = [["Model", "F1"], ["BERT", "88.5"], ["SciBERT", "90.1"]]
+    first = table_cells(grid)
+    first.clear()
+    again = table_cells(tuple(tuple(row) for row in grid))
+    assert [(c.row_path, c.text) for c in again] == [(("BERT",), "88.5"), (("SciBERT",), "90.1")]
