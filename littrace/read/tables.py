@@ -29,6 +29,7 @@ from littrace.read.localize import paper_candidates
 from littrace.read.model import Fact, PaperContext, SynthesisInput
 from littrace.read.projection import Projection, project
 from littrace.read.text import (
+    asking_clause,
     contains_phrase,
     coverage,
     norm,
@@ -105,7 +106,7 @@ def find_cell(
     """The table cell the question asks for in one paper (see the module doc)."""
     subject = subject_terms(context)
     query = set(terms(question_text))
-    asking = sentences(question_text)[-1] if question_text.strip() else ""
+    asking = asking_clause(question_text)
     entities = [entity] if entity else [" ".join(query - subject), question_text]
     for wanted in entities:
         best: tuple[PaperObject, CellMatch] | None = None

@@ -191,6 +191,29 @@ def sentences(text: str) -> list[str]:
     return [piece.strip() for piece in _SENTENCE_END.split(text) if piece.strip()]
 
 
+# A question word opening the clause that asks.
+_QUESTION_WORD = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where)\b", re.IGNORECASE)
+
+
+def asking_clause(question: str) -> str:
+    """The clause of ``question`` that asks: its last sentence from the last question word
+    that opens a clause (after a comma or the sentence start) to the end, or the whole last
+    sentence. "In its ablation that swaps kNN retrieval for random retrieval, what iBLEU does
+    the random-retrieval variant reach?" asks about the random-retrieval variant.
+
+    Example:
+        >>> asking_clause("A paper studies X. On Y, what does Z reach?")
+        'what does Z reach?'
+    """
+    last = (sentences(question) or [""])[-1]
+    opening = [
+        m.start()
+        for m in _QUESTION_WORD.finditer(last)
+        if not last[: m.start()].strip() or last[: m.start()].rstrip().endswith((",", ";", ":"))
+    ]
+    return last[opening[-1] :] if opening else last
+
+
 @dataclass(frozen=True, slots=True)
 class Number:
     """A number printed in a passage: its value, ``%`` if it had one, and where it was."""

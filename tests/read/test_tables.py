@@ -5,6 +5,7 @@ from __future__ import annotations
 from littrace.llm.schemas import Plan
 from littrace.read.model import SynthesisInput
 from littrace.read.tables import assemble_rows, lookup_cell, table_rows, typed_value
+from littrace.read.text import asking_clause
 from littrace.schema import Question, TableColumn
 from tests.read.helpers import TABLE_CELLS, context
 
@@ -114,3 +115,15 @@ def test_between_cells_matched_alike_the_asking_sentence_decides() -> None:
     asked = lookup_cell(grid, "hybrid", question, ask=question.split(". ")[-1])
     assert tied is not None and asked is not None and tied.score == asked.score
     assert (tied.value, asked.value) == ("1990", "3126")
+
+
+def test_between_rows_the_question_names_alike_the_asking_clause_decides() -> None:
+    grid = (("Method", "iBLEU"), ("RAPT (kNN)", "8.13"), ("RAPT (random)", "0.21"))
+    question = (
+        "In its ablation that swaps kNN retrieval for random retrieval, "
+        "what iBLEU does the random-retrieval variant reach?"
+    )
+    tied = lookup_cell(grid, question, question, ask=question)
+    asked = lookup_cell(grid, question, question, ask=asking_clause(question))
+    assert tied is not None and asked is not None
+    assert (tied.value, asked.value) == ("8.13", "0.21")

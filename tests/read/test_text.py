@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from littrace.read.text import first_number, numbers, parse_value
+from littrace.read.text import asking_clause, first_number, numbers, parse_value
 
 
 @pytest.mark.parametrize(
@@ -72,3 +72,16 @@ def test_parse_value_reads_one_value_with_its_spread_and_refuses_settings(
     text: str, expected: float | None
 ) -> None:
     assert parse_value(text) == expected
+
+
+def test_the_asking_clause_is_the_one_its_question_word_opens() -> None:
+    question = (
+        "A paper adapts GPT2 to paraphrasing. In its ablation that swaps kNN retrieval for "
+        "random retrieval, what iBLEU does the random-retrieval variant reach on ParaSCI ACL?"
+    )
+    assert asking_clause(question).startswith("what iBLEU does the random-retrieval")
+    # A question word inside a clause ("the model which ...") opens nothing.
+    assert asking_clause("Name the model which scores best.") == "Name the model which scores best."
+    assert (
+        asking_clause("Which model, trained longer, wins?") == "Which model, trained longer, wins?"
+    )
