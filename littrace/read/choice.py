@@ -66,6 +66,7 @@ from littrace.read.units import (
     label_share,
     path_score,
     question_terms,
+    refers_to_own,
     subject_terms,
     table_cells,
 )
@@ -177,6 +178,8 @@ def value_support(
     if not options or not all(printed.values()):
         return None
     wanted = asked_terms(question.question)
+    asking = (sentences(question.question) or [""])[-1]
+    focus = asked_terms(asking)
     support: dict[str, float] = {}
     best_cells: dict[str, list[tuple[Alignment, TableUnits]]] = {}
     for option in options:
@@ -185,10 +188,13 @@ def value_support(
             best: tuple[float, Alignment, TableUnits] | None = None
             for table in tables:
                 subject = subject_terms(subject_name(table.context), question.question)
+                # A question pointing at the paper's own method names it.
+                named = wanted | subject if refers_to_own(question.question) else wanted
+                named_focus = focus | subject if refers_to_own(asking) else focus
                 for cell in table.cells:
                     if cell.value is None or not same_number(cell.value, number):
                         continue
-                    alignment = align(wanted, cell, subject)
+                    alignment = align(named, cell, subject, named_focus)
                     score = alignment.score * table.weight
                     if best is None or score > best[0]:
                         best = (score, alignment, table)

@@ -172,17 +172,42 @@ _OBJECT_WORDS = {
 
 
 def subject_name(context: PaperContext) -> str:
-    """What a paper introduces: its title's head before a colon (``"FuseSieve: ..."``), else
-    the row of its tables named by its title, else the title."""
-    head = context.paper.title.split(":")[0].strip()
-    if head != context.paper.title.strip() and 0 < len(head.split()) <= 4:
+    """What a paper introduces: its title's head before a colon (``"FuseSieve: ..."``) or
+    its acronym before a comma (``"QFFT, Question-Free Fine-Tuning ..."``), else the row of
+    its tables printing an acronym of its title's words ("RAPT" for "... Retrieval Augmented
+    Conditional Prompt Tuning"), else the row named by its title's words, else the title."""
+    title = context.paper.title.strip()
+    head = title.split(":")[0].strip()
+    if head != title and 0 < len(head.split()) <= 4:
         return head
-    title = set(terms(context.paper.title))
-    for obj in paper_tables(context):
-        for row in obj.cells[1:]:
-            if row and row[0].strip() and label_terms(row[0]) <= title:
-                return row[0]
-    return context.paper.title
+    head = title.split(",")[0].strip()
+    if head != title and _ACRONYM.fullmatch(head):
+        return head
+    rows = [row[0].strip() for obj in paper_tables(context) for row in obj.cells[1:] if row]
+    initials = "".join(word[0] for word in re.findall(r"[A-Za-z]+", title)).upper()
+    acronyms = [r for r in rows if _ACRONYM.fullmatch(r) and _in_order(r.upper(), initials)]
+    if acronyms:
+        return max(acronyms, key=len)
+    words = set(terms(title))
+    return next((r for r in rows if r and label_terms(r) <= words), title)
+
+
+# A method's acronym as printed: capitals (a digit or hyphen among them), "QFFT", "RAPT".
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9-]{2,7}")
+
+
+def _in_order(letters: str, initials: str) -> bool:
+    """Whether ``letters`` are the initials of consecutive title words, one word skipped at
+    most ("RAPT" in "Retrieval Augmented Conditional Prompt Tuning")."""
+
+    def walk(at: int, rest: str, skips: int) -> bool:
+        if not rest:
+            return True
+        if at < len(initials) and initials[at] == rest[0]:
+            return walk(at + 1, rest[1:], skips)
+        return skips > 0 and at + 1 < len(initials) and walk(at + 1, rest, skips - 1)
+
+    return any(walk(i + 1, letters[1:], 1) for i, c in enumerate(initials) if c == letters[0])
 
 
 def _row_ledger(data: SynthesisInput, key: TableColumn) -> list[tuple[str, PaperContext | None]]:

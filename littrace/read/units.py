@@ -862,7 +862,14 @@ def label_share(label: str, wanted: frozenset[str]) -> float:
             or (term in initialisms and _INITIALS_MARK + term in wanted)
             or (
                 len(parts) > 1
-                and (all(terms_match(p, wanted) for p in parts) or terms_match(joined, wanted))
+                and (
+                    all(
+                        terms_match(p, wanted)
+                        or (p in initialisms and _INITIALS_MARK + p in wanted)
+                        for p in parts
+                    )
+                    or terms_match(joined, wanted)
+                )
             )
         ):
             hits += 1
@@ -965,9 +972,9 @@ def row_score(
 
 
 # A question pointing at the paper's own method without naming it: "its own model", "the
-# proposed method". Tables mark that method's rows "Ours", "X (ours)" or "X (Our Work)"; the
+# proposed method", "the authors' method". Tables mark that method's rows "Ours", "X (ours)" or "X (Our Work)"; the
 # word "ours" is what alignment matches such labels by.
-_OWN_REFERENCE = re.compile(r"\b(?:own|proposed|ours)\b", re.IGNORECASE)
+_OWN_REFERENCE = re.compile(r"\b(?:own|proposed|ours)\b|\bauthors['’]", re.IGNORECASE)
 _OWN_NOTE = re.compile(r"\s*\((?:ours|our\s+\w+|proposed)\)", re.IGNORECASE)
 _OWN_LABEL = re.compile(rf"{_OWN_NOTE.pattern}|^\s*ours\b", re.IGNORECASE)
 _OWN_TERM = "ours"
@@ -999,10 +1006,22 @@ def subject_terms(subject: str, question: str) -> frozenset[str]:
 
 
 def align(
-    wanted: frozenset[str], cell: TableCell, context: Iterable[str] = frozenset()
+    wanted: frozenset[str],
+    cell: TableCell,
+    context: Iterable[str] = frozenset(),
+    focus: frozenset[str] | None = None,
 ) -> Alignment:
     """The alignment of a question's terms with ``cell`` (``context``: terms of the paper's
-    subject, which a question about "its own model" does not repeat)."""
+    subject, which a question about "its own model" does not repeat). With ``focus`` (the
+    terms of the sentence that asks), a label named only in the sentences before it
+    (describing the paper, or what it is compared with) counts half."""
+    if focus is not None:
+        whole, asking = align(wanted, cell, context), align(focus, cell, context)
+        return Alignment(
+            cell,
+            (whole.row_score + asking.row_score) / 2,
+            (whole.column_score + asking.column_score) / 2,
+        )
     extra = frozenset(context) - wanted
     keys = max((label_share(key, wanted) for key in cell.row_keys), default=0.0)
     return Alignment(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from littrace.llm.schemas import Plan
 from littrace.read.model import SynthesisInput
-from littrace.read.tables import assemble_rows, lookup_cell, table_rows, typed_value
+from littrace.read.tables import assemble_rows, lookup_cell, subject_name, table_rows, typed_value
 from littrace.read.text import asking_clause
 from littrace.schema import Question, TableColumn
 from tests.read.helpers import TABLE_CELLS, context
@@ -127,3 +129,20 @@ def test_between_rows_the_question_names_alike_the_asking_clause_decides() -> No
     asked = lookup_cell(grid, question, question, ask=asking_clause(question))
     assert tied is not None and asked is not None
     assert (tied.value, asked.value) == ("8.13", "0.21")
+
+
+def test_a_paper_introduces_its_titles_acronym() -> None:
+    base = context(cells=(("Method", "F1"), ("Prompt Tuning", "33.2"), ("RAPT", "34.1")))
+    titled = replace(
+        base,
+        paper=replace(
+            base.paper,
+            title="Novelty Controlled Paraphrase Generation with Retrieval Augmented "
+            "Conditional Prompt Tuning",
+        ),
+    )
+    # "RAPT": Retrieval Augmented (Conditional) Prompt Tuning; "Prompt Tuning" is a baseline
+    # whose words the title merely holds.
+    assert subject_name(titled) == "RAPT"
+    comma = replace(base, paper=replace(base.paper, title="QFFT, Question-Free Fine-Tuning"))
+    assert subject_name(comma) == "QFFT"

@@ -12,6 +12,8 @@ from littrace.read.units import (
     label_column_count,
     label_share,
     question_terms,
+    refers_to_own,
+    subject_terms,
     table_cells,
     terms_match,
 )
@@ -524,3 +526,25 @@ def test_a_table_read_again_gives_the_same_cells_whatever_the_caller_did_with_th
     first.clear()
     again = table_cells(tuple(tuple(row) for row in grid))
     assert [(c.row_path, c.text) for c in again] == [(("BERT",), "88.5"), (("SciBERT",), "90.1")]
+
+
+def test_a_label_named_only_before_the_asking_sentence_counts_half() -> None:
+    grid = (("Method", "AIME25"), ("SFT", "48.6"), ("QFFT", "46.8"))
+    question = (
+        "A paper fine-tunes on responses without their questions and compares this with "
+        "ordinary SFT. What accuracy does the authors' method reach on AIME25?"
+    )
+    wanted, focus = asked_terms(question), asked_terms(question.split(". ")[-1])
+    subject = subject_terms("QFFT", question)
+    assert refers_to_own(question)
+    cells = {c.text: c for c in table_cells(grid)}
+    plain = align(wanted, cells["48.6"], subject).score
+    assert plain > align(wanted, cells["46.8"], subject).score
+    focused = align(wanted, cells["48.6"], subject, focus).score
+    own = align(wanted | subject, cells["46.8"], subject, focus | subject).score
+    assert own > focused
+
+
+def test_an_initialism_in_a_hyphenated_label_is_named_by_its_words() -> None:
+    wanted = question_terms("the novelty-controlled variant of retrieval-augmented prompt tuning")
+    assert label_share("NC-RAPT", wanted) == 1.0
