@@ -65,8 +65,10 @@ from littrace.read.units import (
     asked_terms,
     label_share,
     path_score,
+    printed_as,
     question_terms,
     refers_to_own,
+    row_score,
     subject_terms,
     table_cells,
 )
@@ -226,7 +228,8 @@ def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
 
 def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
     """For "which ... is best/lowest ...": the option whose row holds the extreme value of the
-    column the question names best."""
+    column the question names best, or, for options naming columns (methods printed across,
+    "MLP | LSTM | CNN"), whose column holds the extreme of the row it names best."""
     text = question.question
     wants_max, wants_min = bool(MAX_WORDS.search(text)), bool(MIN_WORDS.search(text))
     options = question.multiple_choice_options or []
@@ -235,52 +238,92 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
     # An option may print its value beside the row it names: "SciBERT fine-tune on co-read
     # (77.1)". Options that are only numbers name no row, and so pick none.
     named = {o.label: question_terms(_without_numbers(o.text)) for o in options}
-    wanted = asked_terms(text) - frozenset().union(*named.values())
+    printed = {o.label: o.text.strip() for o in options}
+    told = frozenset().union(*named.values())
+    wanted = asked_terms(text) - told
+    focus = asked_terms((sentences(text) or [""])[-1]) - told
     best: tuple[float, Choice] | None = None
     for table in tables:
-        columns: dict[tuple[str, ...], float] = {}
-        for cell in table.cells:
-            if cell.column_path not in columns:
-                columns[cell.column_path] = path_score(cell.column_path, wanted)
-        column, column_score = max(columns.items(), key=lambda item: item[1])
-        if column_score <= 0:
-            continue
-        values: dict[str, TableCell] = {}
-        for label, option_terms in named.items():
-            rows = [
-                (label_share(cell.row_path[-1], option_terms), cell)
-                for cell in table.cells
-                if cell.column_path == column and cell.value is not None and cell.row_path
-            ]
-            rows = [(share, cell) for share, cell in rows if share >= _ROW_NAMED]
-            if rows:
-                values[label] = max(rows, key=lambda item: item[0])[1]
-        if len(values) < 2:
-            continue
-        lower = lower_is_better(text, table.obj.caption, " ".join(column))
-        if wants_min and not lower:
-            lower = True
-        elif wants_min and lower and "worst" in text.lower():
-            lower = False
-        pick = min if lower else max
-        label = pick(values, key=lambda lab: values[lab].value or 0.0)
-        confidence = column_score * table.weight * len(values) / len(options)
-        cell = values[label]
-        choice = Choice(
-            label,
-            {lab: float(c.value or 0.0) for lab, c in values.items()},
-            f"{'min' if lower else 'max'} of column {column} in {table.obj.scorer_id}: "
-            + _grounds(table, cell),
-            [table.fact(c) for c in values.values()],
-        )
-        if best is None or confidence > best[0]:
-            best = (confidence, choice)
+        # An option pointing at the paper's own method ("the paper's own models") names it.
+        subject = subject_name(table.context)
+        naming = {
+            o.label: named[o.label] | subject_terms(subject, o.text)
+            if refers_to_own(o.text)
+            else named[o.label]
+            for o in options
+        }
+        for across in (False, True):
+            found = _extreme_line(table, wanted, focus, naming, printed, across)
+            if found is None:
+                continue
+            line_score, line, values = found
+            lower = lower_is_better(text, table.obj.caption, " ".join(line))
+            if wants_min and not lower:
+                lower = True
+            elif wants_min and lower and "worst" in text.lower():
+                lower = False
+            pick = min if lower else max
+            label = pick(values, key=lambda lab: values[lab].value or 0.0)
+            confidence = line_score * table.weight * len(values) / len(options)
+            choice = Choice(
+                label,
+                {lab: float(c.value or 0.0) for lab, c in values.items()},
+                f"{'min' if lower else 'max'} of {'row' if across else 'column'} {line} in "
+                f"{table.obj.scorer_id}: " + _grounds(table, values[label]),
+                [table.fact(c) for c in values.values()],
+            )
+            if best is None or confidence > best[0]:
+                best = (confidence, choice)
     return best[1] if best else None
 
 
+def _extreme_line(
+    table: TableUnits,
+    wanted: frozenset[str],
+    focus: frozenset[str],
+    named: dict[str, frozenset[str]],
+    options: dict[str, str],
+    across: bool,
+) -> tuple[float, tuple[str, ...], dict[str, TableCell]] | None:
+    """The column (``across``: the row) the question names best (what only the sentences
+    before the asking one name counts half), its score and path, and by option the cell of
+    it in the row (column) the option names; None unless two options name one."""
+    score_path = row_score if across else path_score
+    lines: dict[int | tuple[str, ...], tuple[float, tuple[str, ...]]] = {}
+    for cell in table.cells:
+        key: int | tuple[str, ...] = cell.row if across else cell.column_path
+        if key not in lines:
+            path = cell.row_path if across else cell.column_path
+            lines[key] = ((score_path(path, wanted) + score_path(path, focus)) / 2, path)
+    if not lines:
+        return None
+    asked, (score, path) = max(lines.items(), key=lambda item: item[1][0])
+    if score <= 0:
+        return None
+    values: dict[str, TableCell] = {}
+    for label, option_terms in named.items():
+        shares = [
+            (label_share(name[-1], option_terms), printed_as(name[-1], options[label]), cell)
+            for cell in table.cells
+            if (cell.row if across else cell.column_path) == asked
+            and cell.value is not None
+            and (name := cell.column_path if across else cell.row_path)
+        ]
+        # Labels alike in their words are told apart by the option printing one exactly.
+        shares = [item for item in shares if item[0] >= _ROW_NAMED]
+        if shares:
+            values[label] = max(shares, key=lambda item: item[:2])[2]
+    return (score, path, values) if len(values) >= 2 else None
+
+
 def _without_numbers(text: str) -> str:
+    """``text`` without the values it prints ("SciBERT (77.1)"), keeping the digits of a
+    name ("EVA-02-CLIP-E", "GPT-4o")."""
     for number in reversed(numbers(text)):
-        text = text[: number.start] + text[number.end :]
+        before = text[number.start - 1 : number.start]
+        after = text[number.end : number.end + 1]
+        if not (before.isalnum() or before == "-" or after.isalnum() or after == "-"):
+            text = text[: number.start] + text[number.end :]
     return text
 
 

@@ -27,8 +27,10 @@ __all__ = ["Computed", "asks_difference", "difference"]
 _DIFFERENCE = re.compile(
     r"\bby how (?:many|much)\b|\bdifference\b|\bgap\b|\bmargin\b|\bhow many points\b"
     r"|\bhow (?:much|many points) (?:higher|lower|better|worse|more|less)\b"
-    # A quantity compared: "how many more entries does A contain than B".
-    r"|\bhow (?:many|much) (?:more|fewer|less)\b[^?]*\bthan\b",
+    # A quantity compared: "how many more entries does A contain than B", "how many seconds
+    # longer does A take than B".
+    r"|\bhow (?:many|much)(?: \w+)? (?:more|fewer|less|longer|shorter|larger|smaller|higher"
+    r"|lower|faster|slower|bigger)\b[^?]*\bthan\b",
     re.I,
 )
 # Pairs are sought among this many best-aligned cells.

@@ -86,7 +86,7 @@ _WHOLE = re.compile(r"\d{1,3}(?:,\d{3})*\s?[%A-Za-z]{1,2}|\d{1,3}(?:,\d{3})+|\d{
 # A question naming one of a row's settings prefers that row by this much of a label.
 _KEY_WEIGHT = 0.25
 # A citation printed inside a label: "ChemProt (Kringelum et al., 2016)".
-_CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)")
+_CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)|\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
 # Outer labels ("Bio", "NER") say less about a row than its innermost label ("JNLPBA").
 _OUTER_WEIGHT = 0.25
 # A label named only by the paper's context (its subject, e.g. "SciBERT" for "its own
@@ -781,6 +781,8 @@ def _tokens(text: str) -> set[str]:
         for n in (2, 3, 4)
         for i in range(len(content) - n + 1)
     )
+    # An ordinal names the number a label prints ("the second dataset": "...Consumption2").
+    found.update(str(_ORDINALS.index(w) + 1) for w in words if w in _ORDINALS)
     for term in terms(text):
         term = SYNONYMS.get(term, term)
         found.add(term)
@@ -789,6 +791,9 @@ def _tokens(text: str) -> set[str]:
             found.update(parts)
             found.add("".join(parts))
     return found
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
 def question_terms(text: str) -> frozenset[str]:
@@ -850,9 +855,13 @@ def label_share(label: str, wanted: frozenset[str]) -> float:
     shortened = {word.lower() for word in _SHORTENED.findall(label)}
     symbols = {f"{letter}{rest}".lower() for letter, rest in _SUBSCRIPTED.findall(label)}
     initialisms = {word.lower() for word in _INITIALISM.findall(label)}
+    camel = {
+        word.lower(): [part.lower() for part in _CAMEL_PART.findall(word)]
+        for word in _CAMEL.findall(label)
+    }
     hits = 0
     for term in own:
-        parts = [p for p in term.replace("/", "-").split("-") if p]
+        parts = camel.get(term) or [p for p in term.replace("/", "-").split("-") if p]
         joined = "".join(parts) if len(parts) > 1 else term
         if (
             terms_match(term, wanted)
@@ -897,6 +906,10 @@ def _abbreviates(term: str, wanted: frozenset[str]) -> bool:
 
 
 _COMPOUND = re.compile(r"[-/@]")
+# Words run together in a name, each capitalised ("HouseholdPowerConsumption2",
+# "AtrialFibrillation"): named by its words, as a hyphenated term is by its parts.
+_CAMEL = re.compile(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z]+)+[A-Z0-9]*\b")
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 # A word a header prints shortened, with a full stop: "Avg.", "Len.", "Max.", "Prec.".
 _SHORTENED = re.compile(r"\b([A-Za-z]{2,5})\.(?!\w)")
 
@@ -988,6 +1001,14 @@ def refers_to_own(question: str) -> bool:
 def marks_own(label: str) -> bool:
     """Whether a row label marks the paper's own method ("Ours", "InternViT-6B (ours)")."""
     return _OWN_LABEL.search(label) is not None
+
+
+def printed_as(label: str, name: str) -> bool:
+    """Whether ``label`` prints ``name`` exactly (a citation after it aside), marks and
+    all: "EVA-02-CLIP-E+ [130]" prints "EVA-02-CLIP-E+", not "EVA-02-CLIP-E"."""
+    return (
+        " ".join(_CITATION.sub("", label).split()).casefold() == " ".join(name.split()).casefold()
+    )
 
 
 def without_own_note(label: str) -> str:

@@ -165,3 +165,43 @@ def test_a_question_about_the_papers_own_model_reads_the_row_marked_ours() -> No
     assert own is not None and own.label == "C"
     # Without a pointer at its own method, nothing names a row.
     assert choose("What score is reported on ChemProt?", options, paper) is None
+
+
+# MONAQ's Table 7: methods printed across, datasets (one block of metrics each) down.
+ACROSS = (
+    ("Datasets", "Metrics", "MLP", "CNN", "DS-CNN", "MONAQ"),
+    ("HouseholdPowerConsumption1", "RMSE", "40.1", "38.2", "39.9", "37.5"),
+    ("", "FLASH", "12.0", "30.1", "25.2", "9.0"),
+    ("HouseholdPowerConsumption2", "RMSE", "55.3", "50.086", "52.4", "51.0"),
+    ("", "FLASH", "11.0", "29.1", "24.2", "8.0"),
+)
+
+
+def test_an_extreme_question_over_options_naming_columns_reads_the_named_row() -> None:
+    paper = context(cells=ACROSS, method="MONAQ")
+    options = ["CNN", "MLP", "The paper's own agent-designed models", "DS-CNN"]
+    lowest = choose(
+        "On the second household power consumption dataset, which method has the lowest RMSE?",
+        options,
+        paper,
+    )
+    assert lowest is not None and lowest.label == "A"  # 50.086
+    first = choose(
+        "On the first household power consumption dataset, which method has the lowest RMSE?",
+        options,
+        paper,
+    )
+    assert first is not None and first.label == "C"  # the paper's own, 37.5
+
+
+def test_an_option_printing_a_label_exactly_is_its_row_among_labels_alike() -> None:
+    grid = (
+        ("method", "Stanford Cars"),
+        ("EVA-02-CLIP-E [130]", "94.5"),
+        ("EVA-02-CLIP-E+ [130]", "94.6"),
+        ("OpenCLIP-G [67]", "94.0"),
+    )
+    options = ["EVA-02-CLIP-E", "OpenCLIP-G", "EVA-02-CLIP-E+", "CLIP"]
+    best = choose("Which model is highest on Stanford Cars?", options, context(cells=grid))
+    assert best is not None and best.label == "C"
+    assert best.support == {"A": 94.5, "B": 94.0, "C": 94.6}

@@ -38,6 +38,7 @@ def test_only_a_question_that_asks_for_a_difference_is_computed() -> None:
         "On average, how many more entries does a PDF parse hold than a LaTeX one?"
     )
     assert not asks_difference("How many more datasets are listed in Table 2?")
+    assert asks_difference("How many seconds longer does random search take than ours?")
     assert not asks_difference("What does BERT-Base obtain on ChemProt?")
     assert difference(data_for("What does BERT-Base obtain on ChemProt when frozen?")) is None
 

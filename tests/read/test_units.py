@@ -548,3 +548,11 @@ def test_a_label_named_only_before_the_asking_sentence_counts_half() -> None:
 def test_an_initialism_in_a_hyphenated_label_is_named_by_its_words() -> None:
     wanted = question_terms("the novelty-controlled variant of retrieval-augmented prompt tuning")
     assert label_share("NC-RAPT", wanted) == 1.0
+
+
+def test_a_name_run_together_is_named_by_its_words_and_an_ordinal_by_its_number() -> None:
+    wanted = question_terms("On the second household power consumption dataset, the RMSE?")
+    assert label_share("HouseholdPowerConsumption2", wanted) == 1.0
+    assert label_share("HouseholdPowerConsumption1", wanted) == 0.0
+    # A name printed as one word is still named whole, and a citation is no label word.
+    assert label_share("SciBERT [7]", question_terms("what does SciBERT reach")) == 1.0
