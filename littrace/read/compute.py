@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from littrace.read.choice import table_units
 from littrace.read.model import Fact, SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import decimals
-from littrace.read.units import align, question_terms, subject_terms
+from littrace.read.text import decimals, numbers, sentences
+from littrace.read.units import align, question_terms, refers_to_own, subject_terms
 
 __all__ = ["Computed", "asks_difference", "difference"]
 
@@ -50,6 +50,12 @@ class Computed:
     facts: list[Fact] = field(default_factory=list)
 
 
+def _unit(printed: str) -> str:
+    """The unit or scale printed after a number ("B" of "1.1B", "%" of "84.3%"), if any."""
+    found = numbers(printed)
+    return "".join(re.findall(r"[A-Za-z]+", printed[found[0].end :])) if found else ""
+
+
 def asks_difference(question: str) -> bool:
     return bool(_DIFFERENCE.search(question))
 
@@ -59,12 +65,18 @@ def difference(data: SynthesisInput) -> Computed | None:
     if not asks_difference(data.question.question):
         return None
     wanted = question_terms(data.question.question)
+    # What only the sentences before the asking one name (the paper described) counts half.
+    focus = question_terms((sentences(data.question.question) or [""])[-1])
     scored = []
     for table in table_units(data.question, data):
         subject = subject_terms(subject_name(table.context), data.question.question)
+        # A question pointing at the paper's own method names it.
+        own = refers_to_own(data.question.question)
+        named = wanted | subject if own else wanted
+        asked = focus | subject if own else focus
         for cell in table.cells:
             if cell.value is not None:
-                score = align(wanted, cell, subject).score * table.weight
+                score = align(named, cell, subject, asked).score * table.weight
                 if score > 0:
                     scored.append((score, table, cell))
     scored.sort(key=lambda item: -item[0])
@@ -75,6 +87,9 @@ def difference(data: SynthesisInput) -> Computed | None:
             if table_a is not table_b or a.value == b.value:
                 continue
             if a.row_path != b.row_path and a.column_path != b.column_path:
+                continue
+            # Only like quantities subtract: not a parameter count ("1.1B") from a score.
+            if _unit(a.text) != _unit(b.text):
                 continue
             pair = (score_a + score_b, min(score_a, score_b))
             if best is None or pair > best[0]:

@@ -191,6 +191,7 @@ def sentences(text: str) -> list[str]:
     return [piece.strip() for piece in _SENTENCE_END.split(text) if piece.strip()]
 
 
+_LEADING_PREPOSITION = re.compile(r"\b(?:by|in|on|for|of|at|to|from|with)\s*$", re.IGNORECASE)
 # A question word opening the clause that asks.
 _QUESTION_WORD = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where)\b", re.IGNORECASE)
 
@@ -206,12 +207,13 @@ def asking_clause(question: str) -> str:
         'what does Z reach?'
     """
     last = (sentences(question) or [""])[-1]
-    opening = [
-        m.start()
-        for m in _QUESTION_WORD.finditer(last)
-        if not last[: m.start()].strip() or last[: m.start()].rstrip().endswith((",", ";", ":"))
-    ]
-    return last[opening[-1] :] if opening else last
+    opening = []
+    for m in _QUESTION_WORD.finditer(last):
+        # A preposition may lead the question word: "..., by how many points ...".
+        before = _LEADING_PREPOSITION.sub("", last[: m.start()]).rstrip()
+        if not before or before.endswith((",", ";", ":")):
+            opening.append(len(before) + (1 if before else 0))
+    return last[opening[-1] :].strip() if opening else last
 
 
 @dataclass(frozen=True, slots=True)

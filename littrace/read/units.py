@@ -847,7 +847,8 @@ _INITIALISM = re.compile(r"\b[A-Z]{2,5}\b")
 def label_share(label: str, wanted: frozenset[str]) -> float:
     """The share of ``label``'s own terms (not their hyphen parts, not a citation printed in
     it) that ``wanted`` names."""
-    if _QUOTED_MARK + norm(label) in wanted:
+    # A question pointing at the paper's own method names the row the paper marks as its own.
+    if _QUOTED_MARK + norm(label) in wanted or (_OWN_TERM in wanted and marks_own(label)):
         return 1.0
     own = {SYNONYMS.get(t, t) for t in terms(_CITATION.sub("", label))}
     if not own:

@@ -78,3 +78,29 @@ def test_numbers_the_table_does_not_hold_are_not_computed_from_it() -> None:
     data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
     assert asks_difference(text)
     assert difference(data) is None
+
+
+def test_the_papers_own_row_is_named_and_only_like_quantities_subtract() -> None:
+    # InternVL's Table 4: "#param" beside the averages; the question describes the paper by
+    # its parameter count.
+    grid = (
+        ("method", "#param", "IN-1K", "avg."),
+        ("EVA-01-CLIP-g [46]", "1.1B", "86.5", "79.1"),
+        ("InternViT-6B (ours)", "5.9B", "88.2", "82.5"),
+    )
+    paper = context(cells=grid, method="InternVL")
+
+    def computed_for(text: str) -> str:
+        data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
+        found = difference(data)
+        assert found is not None
+        return found.text
+
+    asked = "how many points does the paper's own encoder beat EVA-01-CLIP-g in average?"
+    # The parameter count only describes the paper: the asking sentence names the average.
+    assert computed_for(f"A paper scales an encoder to 6B parameters. By {asked}") == "3.4"
+    # In one sentence both columns are named alike; never a count minus a score (1.1B - 79.1).
+    assert computed_for(f"In the paper that scales an encoder to 6B parameters, by {asked}") in {
+        "3.4",
+        "4.8",
+    }

@@ -85,3 +85,5 @@ def test_the_asking_clause_is_the_one_its_question_word_opens() -> None:
     assert (
         asking_clause("Which model, trained longer, wins?") == "Which model, trained longer, wins?"
     )
+    # A preposition may lead the question word.
+    assert asking_clause("On ChemProt, by how much does A beat B?") == "by how much does A beat B?"
