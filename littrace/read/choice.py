@@ -51,6 +51,7 @@ from littrace.read.references import (
 )
 from littrace.read.tables import paper_tables, subject_name
 from littrace.read.text import (
+    asking_sentence,
     contains_phrase,
     coverage,
     numbers,
@@ -64,10 +65,10 @@ from littrace.read.units import (
     align,
     asked_terms,
     label_share,
+    own_named,
     path_score,
     printed_as,
     question_terms,
-    refers_to_own,
     row_score,
     subject_terms,
     table_cells,
@@ -180,19 +181,21 @@ def value_support(
     if not options or not all(printed.values()):
         return None
     wanted = asked_terms(question.question)
-    asking = (sentences(question.question) or [""])[-1]
+    asking = asking_sentence(question.question)
     focus = asked_terms(asking)
+    # Per table: the paper's subject, and the question's terms naming it where it points at it.
+    terms_by_table = []
+    for table in tables:
+        subject = subject_terms(subject_name(table.context), question.question)
+        named = own_named(wanted, subject, question.question)
+        terms_by_table.append((table, subject, named, own_named(focus, subject, asking)))
     support: dict[str, float] = {}
     best_cells: dict[str, list[tuple[Alignment, TableUnits]]] = {}
     for option in options:
         found = []
         for number in printed[option.label]:
             best: tuple[float, Alignment, TableUnits] | None = None
-            for table in tables:
-                subject = subject_terms(subject_name(table.context), question.question)
-                # A question pointing at the paper's own method names it.
-                named = wanted | subject if refers_to_own(question.question) else wanted
-                named_focus = focus | subject if refers_to_own(asking) else focus
+            for table, subject, named, named_focus in terms_by_table:
                 for cell in table.cells:
                     if cell.value is None or not same_number(cell.value, number):
                         continue
@@ -241,15 +244,13 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
     printed = {o.label: o.text.strip() for o in options}
     told = frozenset().union(*named.values())
     wanted = asked_terms(text) - told
-    focus = asked_terms((sentences(text) or [""])[-1]) - told
+    focus = asked_terms(asking_sentence(text)) - told
     best: tuple[float, Choice] | None = None
     for table in tables:
         # An option pointing at the paper's own method ("the paper's own models") names it.
         subject = subject_name(table.context)
         naming = {
-            o.label: named[o.label] | subject_terms(subject, o.text)
-            if refers_to_own(o.text)
-            else named[o.label]
+            o.label: own_named(named[o.label], subject_terms(subject, o.text), o.text)
             for o in options
         }
         for across in (False, True):

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from littrace.read.choice import table_units
 from littrace.read.model import Fact, SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import decimals, numbers, sentences
-from littrace.read.units import align, question_terms, refers_to_own, subject_terms
+from littrace.read.text import asking_sentence, decimals, numbers
+from littrace.read.units import align, own_named, question_terms, subject_terms
 
 __all__ = ["Computed", "asks_difference", "difference"]
 
@@ -64,16 +64,14 @@ def difference(data: SynthesisInput) -> Computed | None:
     """|a - b| of the two cells of one row or column the question names best."""
     if not asks_difference(data.question.question):
         return None
-    wanted = question_terms(data.question.question)
+    text = data.question.question
+    wanted = question_terms(text)
     # What only the sentences before the asking one name (the paper described) counts half.
-    focus = question_terms((sentences(data.question.question) or [""])[-1])
+    focus = question_terms(asking_sentence(text))
     scored = []
     for table in table_units(data.question, data):
-        subject = subject_terms(subject_name(table.context), data.question.question)
-        # A question pointing at the paper's own method names it.
-        own = refers_to_own(data.question.question)
-        named = wanted | subject if own else wanted
-        asked = focus | subject if own else focus
+        subject = subject_terms(subject_name(table.context), text)
+        named, asked = own_named(wanted, subject, text), own_named(focus, subject, text)
         for cell in table.cells:
             if cell.value is not None:
                 score = align(named, cell, subject, asked).score * table.weight

@@ -191,6 +191,11 @@ def sentences(text: str) -> list[str]:
     return [piece.strip() for piece in _SENTENCE_END.split(text) if piece.strip()]
 
 
+def asking_sentence(question: str) -> str:
+    """The last sentence of ``question``, the one that asks ("" for an empty question)."""
+    return (sentences(question) or [""])[-1]
+
+
 _LEADING_PREPOSITION = re.compile(r"\b(?:by|in|on|for|of|at|to|from|with)\s*$", re.IGNORECASE)
 # A question word opening the clause that asks.
 _QUESTION_WORD = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where)\b", re.IGNORECASE)
@@ -206,7 +211,7 @@ def asking_clause(question: str) -> str:
         >>> asking_clause("A paper studies X. On Y, what does Z reach?")
         'what does Z reach?'
     """
-    last = (sentences(question) or [""])[-1]
+    last = asking_sentence(question)
     opening = []
     for m in _QUESTION_WORD.finditer(last):
         # A preposition may lead the question word: "..., by how many points ...".

@@ -999,6 +999,12 @@ def refers_to_own(question: str) -> bool:
     return _OWN_REFERENCE.search(question) is not None
 
 
+def own_named(named: frozenset[str], subject: frozenset[str], text: str) -> frozenset[str]:
+    """``named`` with the paper's ``subject`` terms when ``text`` points at the paper's own
+    method ("the authors' method"): such a question names it, not merely implies it."""
+    return named | subject if refers_to_own(text) else named
+
+
 def marks_own(label: str) -> bool:
     """Whether a row label marks the paper's own method ("Ours", "InternViT-6B (ours)")."""
     return _OWN_LABEL.search(label) is not None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from littrace.read.text import asking_clause, first_number, numbers, parse_value
+from littrace.read.text import asking_clause, asking_sentence, first_number, numbers, parse_value
 
 
 @pytest.mark.parametrize(
@@ -85,5 +85,7 @@ def test_the_asking_clause_is_the_one_its_question_word_opens() -> None:
     assert (
         asking_clause("Which model, trained longer, wins?") == "Which model, trained longer, wins?"
     )
+    assert asking_sentence("A paper studies X. Which model wins?") == "Which model wins?"
+    assert asking_sentence("") == ""
     # A preposition may lead the question word.
     assert asking_clause("On ChemProt, by how much does A beat B?") == "by how much does A beat B?"
