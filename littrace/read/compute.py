@@ -19,8 +19,16 @@ from dataclasses import dataclass, field
 from littrace.read.choice import table_units
 from littrace.read.model import Fact, SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import asking_sentence, decimals, numbers
-from littrace.read.units import align, own_named, question_terms, subject_terms
+from littrace.read.text import asking_clause, asking_sentence, decimals, numbers
+from littrace.read.units import (
+    TableCell,
+    align,
+    key_share,
+    named_share,
+    own_named,
+    question_terms,
+    subject_terms,
+)
 
 __all__ = ["Computed", "asks_difference", "difference"]
 
@@ -32,6 +40,11 @@ _DIFFERENCE = re.compile(
     r"|\bhow (?:many|much)(?: \w+)? (?:more|fewer|less|longer|shorter|larger|smaller|higher"
     r"|lower|faster|slower|bigger)\b[^?]*\bthan\b",
     re.I,
+)
+# Scale suffixes of counts ("1.1B" parameters, "25M" pairs), and a question asking for one.
+_MAGNITUDES = {"K", "M", "B", "T", "G"}
+_MAGNITUDE_ASKED = re.compile(
+    r"\b(?:thousands?|millions?|billions?|trillions?)\b|\d\s?[KMBTG]\b", re.IGNORECASE
 )
 # Pairs are sought among this many best-aligned cells.
 _TOP_CELLS = 40
@@ -60,6 +73,19 @@ def asks_difference(question: str) -> bool:
     return bool(_DIFFERENCE.search(question))
 
 
+def _compared(
+    cell: TableCell, other: TableCell, named: frozenset[str], subject: frozenset[str]
+) -> bool:
+    """Whether the question names what sets ``cell`` apart from ``other``: one of its labels
+    the other lacks (the two methods of one column, the two settings of one row), not a
+    header level only one of them has ("top-1 | avg." beside "top-1")."""
+    labels = {*cell.row_path, *cell.column_path} - {*other.row_path, *other.column_path}
+    keys = set(cell.row_keys) - set(other.row_keys)
+    return any(named_share(label, named, subject) > 0 for label in labels) or any(
+        key_share(key, named) > 0 for key in keys
+    )
+
+
 def difference(data: SynthesisInput) -> Computed | None:
     """|a - b| of the two cells of one row or column the question names best."""
     if not asks_difference(data.question.question):
@@ -77,6 +103,7 @@ def difference(data: SynthesisInput) -> Computed | None:
                 score = align(named, cell, subject, asked).score * table.weight
                 if score > 0:
                     scored.append((score, table, cell))
+    counts = _MAGNITUDE_ASKED.search(asking_clause(text)) is not None
     scored.sort(key=lambda item: -item[0])
     top = scored[:_TOP_CELLS]
     best = None
@@ -86,8 +113,12 @@ def difference(data: SynthesisInput) -> Computed | None:
                 continue
             if a.row_path != b.row_path and a.column_path != b.column_path:
                 continue
-            # Only like quantities subtract: not a parameter count ("1.1B") from a score.
-            if _unit(a.text) != _unit(b.text):
+            # Only like quantities subtract: not a parameter count ("1.1B") from a score, nor
+            # two counts ("1.1B" and "5.9B") unless the question asks for a count.
+            unit = _unit(a.text)
+            if unit != _unit(b.text) or (unit.upper() in _MAGNITUDES and not counts):
+                continue
+            if not _compared(a, b, named, subject) or not _compared(b, a, named, subject):
                 continue
             pair = (score_a + score_b, min(score_a, score_b))
             if best is None or pair > best[0]:

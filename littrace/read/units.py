@@ -309,7 +309,13 @@ def _spanning_row(
             columns = [
                 [j for j in placed if (j - labels) // span == n] for n in range(values // span)
             ]
-            pieces = [[own[j] for j in spanned] for spanned in columns]
+            # One header the converter repeated over its whole span is printed once over it.
+            pieces = [
+                [own[spanned[0]]]
+                if len(spanned) == span and len({own[j] for j in spanned}) == 1
+                else [own[j] for j in spanned]
+                for spanned in columns
+            ]
             # Pieces of one header stand over sub-headers; a header repeated over neighbouring
             # columns ("Self-" over "TER" and over "BLEU") or over no sub-header ("BERT" above
             # a wrapped "Self- | TER") is a column's own, not one printed over the span.
@@ -783,6 +789,8 @@ def _tokens(text: str) -> set[str]:
     )
     # An ordinal names the number a label prints ("the second dataset": "...Consumption2").
     found.update(str(_ORDINALS.index(w) + 1) for w in words if w in _ORDINALS)
+    # A number standing alone, not the part of a name ("8 frames", not "top-1").
+    found.update(_NUMBER_MARK + w for w in words if w.isdigit())
     for term in terms(text):
         term = SYNONYMS.get(term, term)
         found.add(term)
@@ -827,7 +835,7 @@ def terms_match(term: str, wanted: frozenset[str]) -> bool:
     return any(
         len(other) >= _STEM_PREFIX
         # A marked term ("initials:cs", "quoted:all") is no word to stem into.
-        and not other.startswith((_QUOTED_MARK, _INITIALS_MARK))
+        and not other.startswith((_QUOTED_MARK, _INITIALS_MARK, _NUMBER_MARK))
         and (
             other.startswith(term)
             or (term.startswith(other) and _SUFFIX.fullmatch(term[len(other) :]) is not None)
@@ -838,6 +846,7 @@ def terms_match(term: str, wanted: frozenset[str]) -> bool:
 
 _QUOTED = re.compile(r"""(?:(?<=\s)|^)['‘"“]([^'’"”]{1,40})['’"”](?!\w)""")
 _QUOTED_MARK = "quoted:"
+_NUMBER_MARK = "number:"
 _INITIALS_MARK = "initials:"
 # An initialism as a header or label prints it: two to five capitals ("CS", "MLP", "NER").
 _INITIALISM = re.compile(r"\b[A-Z]{2,5}\b")
@@ -889,7 +898,8 @@ def label_share(label: str, wanted: frozenset[str]) -> float:
 def _abbreviates(term: str, wanted: frozenset[str]) -> bool:
     """Whether a compound header term abbreviates a wanted one part by part, a letter for a
     word, the rest alike: "R-2" for "ROUGE-2", "B-4" for "BLEU-4", "R@5" for "recall@5"."""
-    parts = _COMPOUND.split(term)
+    # A letter run into the number it abbreviates with: "K700" for "Kinetics-700".
+    parts = _COMPOUND.split(term) if _COMPOUND.search(term) else _LETTER_NUMBER.split(term)
     if len(parts) < 2 or not any(len(part) == 1 and part.isalpha() for part in parts):
         return False
     for other in wanted:
@@ -907,6 +917,7 @@ def _abbreviates(term: str, wanted: frozenset[str]) -> bool:
 
 
 _COMPOUND = re.compile(r"[-/@]")
+_LETTER_NUMBER = re.compile(r"(?<=^[a-z])(?=\d+$)")
 # Words run together in a name, each capitalised ("HouseholdPowerConsumption2",
 # "AtrialFibrillation"): named by its words, as a hyphenated term is by its parts.
 _CAMEL = re.compile(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z]+)+[A-Z0-9]*\b")
@@ -959,9 +970,14 @@ class Alignment:
         return self.row_score * self.column_score
 
 
-def _share(label: str, wanted: frozenset[str], context: frozenset[str]) -> float:
+def named_share(label: str, wanted: frozenset[str], context: frozenset[str]) -> float:
+    """How much of ``label`` ``wanted`` names, or, at half weight, names with the help of the
+    paper's subject terms ``context``."""
     named = label_share(label, wanted)
-    return max(named, _CONTEXT_WEIGHT * label_share(label, context)) if context else named
+    # A label may join the subject with what the question names ("InternVL-C" for "its
+    # contrastive model"): named with the subject's help, at the subject's weight.
+    helped = label_share(label, wanted | context) if context else 0.0
+    return max(named, _CONTEXT_WEIGHT * helped)
 
 
 def path_score(
@@ -969,7 +985,7 @@ def path_score(
 ) -> float:
     """The mean share of ``path``'s labels that ``wanted`` (or, at half weight, ``context``)
     names: every header level counts alike."""
-    shares = [_share(label, wanted, context) for label in path]
+    shares = [named_share(label, wanted, context) for label in path]
     return sum(shares) / len(shares) if shares else 0.0
 
 
@@ -981,7 +997,7 @@ def row_score(
     if not path:
         return 0.0
     weights = [_OUTER_WEIGHT] * (len(path) - 1) + [1.0]
-    shares = [_share(label, wanted, context) for label in path]
+    shares = [named_share(label, wanted, context) for label in path]
     return sum(w * s for w, s in zip(weights, shares, strict=True)) / sum(weights)
 
 
@@ -1033,6 +1049,15 @@ def subject_terms(subject: str, question: str) -> frozenset[str]:
     return implied | {_OWN_TERM} if refers_to_own(question) else implied
 
 
+def key_share(key: str, wanted: frozenset[str]) -> float:
+    """How much of a row key ``wanted`` names; a bare number ("8") only by the number standing
+    alone ("with 8 frames"), not as the part of a name ("top-1", "Kinetics-700")."""
+    bare = key.strip()
+    if bare.isdigit():
+        return 1.0 if _NUMBER_MARK + bare in wanted else 0.0
+    return label_share(key, wanted)
+
+
 def align(
     wanted: frozenset[str],
     cell: TableCell,
@@ -1051,7 +1076,7 @@ def align(
             (whole.column_score + asking.column_score) / 2,
         )
     extra = frozenset(context) - wanted
-    keys = max((label_share(key, wanted) for key in cell.row_keys), default=0.0)
+    keys = max((key_share(key, wanted) for key in cell.row_keys), default=0.0)
     return Alignment(
         cell,
         row_score(cell.row_path, wanted, extra) + _KEY_WEIGHT * keys,

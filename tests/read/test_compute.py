@@ -99,8 +99,33 @@ def test_the_papers_own_row_is_named_and_only_like_quantities_subtract() -> None
     asked = "how many points does the paper's own encoder beat EVA-01-CLIP-g in average?"
     # The parameter count only describes the paper: the asking sentence names the average.
     assert computed_for(f"A paper scales an encoder to 6B parameters. By {asked}") == "3.4"
-    # In one sentence both columns are named alike; never a count minus a score (1.1B - 79.1).
-    assert computed_for(f"In the paper that scales an encoder to 6B parameters, by {asked}") in {
-        "3.4",
-        "4.8",
-    }
+    # In one sentence both columns are named alike, but the question asks for points: the
+    # parameter counts (1.1B, 5.9B) are no operands, and never a count minus a score.
+    assert (
+        computed_for(f"In the paper that scales an encoder to 6B parameters, by {asked}") == "3.4"
+    )
+    # Asked for a count, the counts subtract.
+    larger = "By how many billion parameters is the paper's own encoder larger than EVA-01-CLIP-g?"
+    assert computed_for(larger) == "4.8"
+
+
+def test_the_two_operands_differ_in_what_the_question_names() -> None:
+    # InternVL's Table 8: "top-1 | avg." under each dataset, one row per frame count; the
+    # question compares two methods at one frame count, in one column.
+    grid = (
+        ("", "", "K400 [17]", "", "K700 [19]", ""),
+        ("method", "#F", "top-1", "avg.", "top-1", "avg."),
+        ("InternVL-C (ours)", "1", "65.9", "76.1", "56.8", "67.5"),
+        ("ViCLIP [152]", "8", "64.8", "75.7", "54.3", "66.4"),
+        ("InternVL-C (ours)", "8", "69.1", "79.4", "60.6", "71.5"),
+    )
+    paper = context(cells=grid, method="InternVL")
+    text = (
+        "With 8 input frames, by how many points does the paper's own model's Kinetics-700 "
+        "top-1 accuracy exceed that of ViCLIP?"
+    )
+    data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
+    found = difference(data)
+    # Not ViCLIP's top-1 against its own average (what sets them apart, "avg.", is not asked),
+    # and the frame count "8", not the "1" of "top-1".
+    assert found is not None and found.text == "6.3"  # 60.6 - 54.3

@@ -556,3 +556,36 @@ def test_a_name_run_together_is_named_by_its_words_and_an_ordinal_by_its_number(
     assert label_share("HouseholdPowerConsumption1", wanted) == 0.0
     # A name printed as one word is still named whole, and a citation is no label word.
     assert label_share("SciBERT [7]", question_terms("what does SciBERT reach")) == 1.0
+
+
+def test_a_bare_number_key_is_named_only_by_the_number_standing_alone() -> None:
+    grid = (
+        ("Method", "#F", "top-1"),
+        ("Ours", "1", "56.8"),
+        ("Ours", "8", "60.6"),
+    )
+    cells = {c.text: c for c in table_cells(grid) if c.column_path == ("top-1",)}
+    with_eight = asked_terms("With 8 input frames, what top-1 accuracy does Ours reach?")
+    assert align(with_eight, cells["60.6"]).score > align(with_eight, cells["56.8"]).score
+    # "top-1" names the column, not the row printing frame count 1.
+    plain = asked_terms("What top-1 accuracy does Ours reach?")
+    assert align(plain, cells["60.6"]).score == align(plain, cells["56.8"]).score
+
+
+def test_a_letter_run_into_a_number_abbreviates_the_hyphenated_name() -> None:
+    assert label_share("K700 [19]", question_terms("its Kinetics-700 top-1 accuracy")) == 1.0
+    assert label_share("R2", question_terms("the ROUGE-2 score")) == 1.0
+    assert label_share("K700", question_terms("Kinetics 600")) == 0.0
+
+
+def test_a_group_header_the_converter_repeated_over_its_span_spans_like_one_printed_once() -> None:
+    # Multi-LexSum's Table 5: the group row under the metric names, its left group printed
+    # once and its right one repeated over each of its columns.
+    grid = (
+        ("Lengths", "R-1", "R-2", "R-1", "R-2"),
+        ("", "Multitask", "", "Single-task", "Single-task"),
+        ("L", "47.89", "23.24", "40.79", "20.01"),
+    )
+    paths = {c.text: c.column_path for c in table_cells(grid)}
+    assert paths["23.24"] == ("R-2", "Multitask")
+    assert paths["20.01"] == ("R-2", "Single-task")
