@@ -53,6 +53,8 @@ from littrace.schema import TableColumn
 Grid = Sequence[Sequence[str]]
 # A header that holds under this share of a column name's terms does not name that column.
 _MIN_COLUMN_MATCH = 0.34
+# A column named in percent matches a table column printing no percentages this much.
+_NOT_PERCENT = 0.5
 _SPACE = re.compile(r"\s+")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 # A citation marker printed after a row label: "ViT-22B [37]".
@@ -99,13 +101,23 @@ def column_match(name: str, path: Sequence[str], question: frozenset[str]) -> fl
 
 
 def _map_columns(
-    paths: dict[int, tuple[str, ...]], values: list[TableColumn], question: frozenset[str]
+    paths: dict[int, tuple[str, ...]],
+    values: list[TableColumn],
+    question: frozenset[str],
+    percent: frozenset[int] = frozenset(),
 ) -> tuple[dict[str, int], float]:
     """Each value column's table column (distinct, by its index in ``paths``), and the mean
-    match over value columns."""
+    match over value columns; a column named in percent ("Kept after stage 1 (%)") is read
+    from the table columns printing percentages (``percent``), where there are any, rather
+    than from their neighbours that count ("1.94B")."""
     scored = sorted(
         (
-            (column_match(column.name, path, question), index, j)
+            (
+                column_match(column.name, path, question)
+                * (_NOT_PERCENT if "%" in column.name and percent and j not in percent else 1.0),
+                index,
+                j,
+            )
             for index, column in enumerate(values)
             for j, path in paths.items()
         ),
@@ -157,12 +169,16 @@ def _named_rows(
     # A row is named by the words that tell it from the others: "tuning", printed in most
     # labels of "Prompt Tuning | P-Tuning | Prefix Tuning", names none of them. A one-letter
     # label ("β" of "β+") is named by too many words to narrow anything.
-    counts = Counter(term for path in rows for term in set(terms(path[-1].replace("-", " "))))
+    # A citation printed after a label ("LAION-en [120]") is no word of it.
+    labels = {path: _CITATION_MARK.sub("", path[-1]) for path in rows}
+    counts = Counter(
+        term for label in labels.values() for term in set(terms(label.replace("-", " ")))
+    )
     common = {term for term, n in counts.items() if n > len(rows) / 2}
     named = []
     for path in rows:
         own = []
-        for term in terms(path[-1]):
+        for term in terms(labels[path]):
             parts = terms(term.replace("-", " "))
             own += [p for p in parts if p not in common] if common & set(parts) else [term]
         if any(len(term) > 1 for term in own) and label_share(" ".join(own), question) >= 1.0:
@@ -204,7 +220,11 @@ def _project_cells(
     keys = [column for column in schema if column.is_row_key] or schema[:1]
     values = [column for column in schema if column not in keys]
     paths = {cell.column: cell.column_path for cell in cells}
-    mapped, fit = _map_columns(paths, values, question)
+    printed: dict[int, list[bool]] = {}
+    for cell in cells:
+        printed.setdefault(cell.column, []).append(cell.text.rstrip().endswith("%"))
+    percent = frozenset(j for j, marks in printed.items() if sum(marks) > len(marks) / 2)
+    mapped, fit = _map_columns(paths, values, question, percent)
     rows: dict[tuple[str, ...], dict[int, TableCell]] = {}
     for cell in cells:
         if cell.row_path:

@@ -329,12 +329,12 @@ def _spanning_row(
         return own
     filled = list(own)
     for j in range(labels, width):
-        if own[j] or not _cell(grid, i + 1, j):
+        if own[j] or not _cell(grid, below, j):
             continue
         left = j - 1
-        while left >= labels and not own[left] and _cell(grid, i + 1, left):
+        while left >= labels and not own[left] and _cell(grid, below, left):
             left -= 1
-        if left >= labels and own[left] and _cell(grid, i + 1, left):
+        if left >= labels and own[left] and _cell(grid, below, left):
             filled[j] = own[left]
     return filled
 
@@ -680,6 +680,10 @@ def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[Table
             del titles[k]
     marks = _mark_columns(grid, with_values, labels)
     groups = _mark_groups(grid, body, with_values, marks) if marks else []
+    naming = _naming_column(grid, with_values, labels)
+    # Label columns outer to inner, the one naming the rows last (filled down and labelled by
+    # blocks as printed: only where they stand changes).
+    order = [j for j in range(labels) if j != naming] + [naming]
     cells = []
     section = ""
     i = headers
@@ -719,7 +723,7 @@ def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[Table
         group = next((b for b in blocks if i - 1 in b), None)
         row_path = tuple(
             _mark_label(label, column_paths[j]) if j in marks else label
-            for j in range(labels)
+            for j in order
             if (
                 label := (_block_label(grid, group, j, titles) if group and j < labels - 1 else "")
                 or own[j]
@@ -752,6 +756,18 @@ def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[Table
                     )
                 )
     return tuple(_keyed_where_needed(_told_apart(cells, grid)))
+
+
+def _naming_column(grid: Grid, rows: Sequence[int], labels: int) -> int:
+    """The label column that names the rows: the last one, unless it prints under half as many
+    distinct labels as another (an attribute printed on some rows, "Dataset | Language" with
+    "Chinese", "Multi"; a group label is filled down and comes first anyway)."""
+    last = labels - 1
+    if labels < 2:
+        return last
+    distinct = [len({_cell(grid, i, j) for i in rows} - {""}) for j in range(labels)]
+    best = max(range(labels), key=lambda j: (distinct[j], j))
+    return best if 2 * distinct[last] < distinct[best] else last
 
 
 def _keyed_where_needed(cells: list[TableCell]) -> list[TableCell]:

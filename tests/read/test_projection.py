@@ -199,3 +199,34 @@ def test_a_word_most_row_labels_share_names_none_of_them() -> None:
     )
     found = project(grid, schema, question)
     assert found is not None and len(found.rows) == 5 and not found.narrowed_by
+
+
+def test_rows_cited_after_their_labels_and_columns_in_percent_read_as_printed() -> None:
+    # InternVL's Table 2: a language column printed on some rows only, a spanning "stage 1"
+    # over "cleaned | remain" above a row of label headers, counts beside percentages.
+    grid = (
+        ("", "characteristics", "", "stage 1", "", "stage 2", ""),
+        ("dataset", "", "", "", "", "", ""),
+        ("", "language", "original", "cleaned", "remain", "cleaned", "remain"),
+        ("LAION-en [120]", "", "2.3B", "1.94B", "84.3%", "91M", "4.0%"),
+        ("COYO [14]", "", "747M", "535M", "71.6%", "200M", "26.8%"),
+        ("Wukong [55]", "Chinese", "100M", "69.4M", "69.4%", "69.4M", "69.4%"),
+        ("LAION-multi [120]", "Multi", "2.2B", "1.87B", "85.0%", "100M", "4.5%"),
+        ("Total", "Multi", "6.03B", "4.98B", "82.6%", "1.03B", "17.0%"),
+    )
+    schema = [
+        TableColumn(name="Dataset", type="string", is_row_key=True),
+        TableColumn(name="Kept after stage 1 (%)", type="number", is_row_key=False),
+    ]
+    found = project(
+        grid,
+        schema,
+        "The paper cleans its data. For LAION-en, LAION-multi and Wukong, what share of each "
+        "dataset's pairs is kept after the first-stage filtering?",
+    )
+    assert found is not None
+    assert [(r.key, r.values["Kept after stage 1 (%)"].text) for r in found.rows] == [
+        ("LAION-en", "84.3%"),
+        ("Wukong", "69.4%"),
+        ("LAION-multi", "85.0%"),
+    ]

@@ -589,3 +589,25 @@ def test_a_group_header_the_converter_repeated_over_its_span_spans_like_one_prin
     paths = {c.text: c.column_path for c in table_cells(grid)}
     assert paths["23.24"] == ("R-2", "Multitask")
     assert paths["20.01"] == ("R-2", "Single-task")
+
+
+def test_the_label_column_naming_the_rows_is_innermost_and_a_header_spans_a_label_only_row() -> (
+    None
+):
+    grid = (
+        ("", "characteristics", "stage 1", ""),
+        ("dataset", "", "", ""),
+        ("", "language", "cleaned", "remain"),
+        ("LAION-en [120]", "", "1.94B", "84.3%"),
+        ("COYO [14]", "", "535M", "71.6%"),
+        ("CC12M [20]", "", "11.1M", "89.5%"),
+        ("Wukong [55]", "Chinese", "69.4M", "69.4%"),
+        ("LAION-multi [120]", "Multi", "1.87B", "85.0%"),
+    )
+    paths = {c.text: (c.row_path, c.column_path) for c in table_cells(grid)}
+    # The dataset names the rows; the language printed on some of them is an outer label.
+    assert paths["69.4%"][0] == ("Chinese", "Wukong [55]")
+    assert paths["84.3%"][0] == ("LAION-en [120]",)
+    # "stage 1" spans "cleaned | remain" across the row printing only "dataset".
+    assert paths["84.3%"][1] == ("stage 1", "remain")
+    assert paths["1.94B"][1] == ("stage 1", "cleaned")
