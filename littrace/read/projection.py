@@ -53,6 +53,8 @@ from littrace.schema import TableColumn
 Grid = Sequence[Sequence[str]]
 # A header that holds under this share of a column name's terms does not name that column.
 _MIN_COLUMN_MATCH = 0.34
+# How a projection narrowed to the rows the question names says so.
+NAMED_ROWS = "named rows"
 # A column named in percent matches a table column printing no percentages this much.
 _NOT_PERCENT = 0.5
 _SPACE = re.compile(r"\s+")
@@ -233,7 +235,7 @@ def _project_cells(
     narrowed_by = ""
     named = _named_rows({path: rows[path] for path in kept}, question, entities, question_text)
     if named:
-        kept, narrowed_by = named, "named rows"
+        kept, narrowed_by = named, NAMED_ROWS
     conditioned, condition = _condition_rows(
         {path: rows[path] for path in kept}, question_text, set(mapped.values())
     )

@@ -27,7 +27,7 @@ from littrace.corpus.model import PaperObject
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.localize import paper_candidates
 from littrace.read.model import Fact, PaperContext, SynthesisInput
-from littrace.read.projection import Projection, project
+from littrace.read.projection import NAMED_ROWS, Projection, project
 from littrace.read.text import (
     asking_clause,
     contains_phrase,
@@ -39,6 +39,9 @@ from littrace.read.text import (
     terms,
 )
 from littrace.schema import TableColumn
+
+# What naming the table's rows, or the localizer finding it, adds to a table's schema fit.
+_ROWS_NAMED = 0.25
 
 _TRUE = {"yes", "true", "y", "1", "✓", "x"}
 _FALSE = {"no", "false", "n", "0", "✗", "-"}
@@ -237,13 +240,25 @@ def best_projection(
     of the question its caption and headers hold), projected onto the schema."""
     schema = data.question.table_schema or []
     query = dict.fromkeys(terms(data.question.question), 1.0)
+    located = {
+        item.locator.get("table_id")
+        for item in data.evidence
+        if item.paper_id == context.paper_id and item.source_type == "table"
+    }
     best: tuple[tuple[float, float], PaperObject, Projection] | None = None
     for obj in paper_tables(context):
         found = project(obj.cells, schema, data.question.question, data.plan.rows)
         if found is None:
             continue
         headers = " ".join(" ".join(path) for path in found.columns.values())
-        rank = (round(found.fit, 6), coverage(query, f"{obj.caption} {headers}"))
+        # Headers carrying the schema, and, each worth a quarter of that, rows the question
+        # names and the localizer having found the table.
+        fit = (
+            found.fit
+            + _ROWS_NAMED * (found.narrowed_by == NAMED_ROWS)
+            + _ROWS_NAMED * (obj.scorer_id in located)
+        )
+        rank = (round(fit, 6), coverage(query, f"{obj.caption} {headers}"))
         if best is None or rank > best[0]:
             best = (rank, obj, found)
     return (best[1], best[2]) if best else None

@@ -146,3 +146,40 @@ def test_a_paper_introduces_its_titles_acronym() -> None:
     assert subject_name(titled) == "RAPT"
     comma = replace(base, paper=replace(base.paper, title="QFFT, Question-Free Fine-Tuning"))
     assert subject_name(comma) == "QFFT"
+
+
+def test_the_table_holding_the_rows_the_question_names_carries_the_answer() -> None:
+    # Two tables with the same headers: an ablation of other methods (its caption naming
+    # the question's dataset) and the main results, whose rows the question lists.
+    main = (
+        ("Method", "BLEU", "Self-BLEU"),
+        ("RAPT", "31.16", "41.11"),
+        ("PTR", "32.03", "71.29"),
+    )
+    ablation = (
+        ("Method", "BLEU", "Self-BLEU"),
+        ("Adapter", "29.16", "49.55"),
+        ("Tuning", "29.6", "54.8"),
+    )
+    paper = context("pa", "RAPT", cells=ablation)
+    first = next(obj for obj in paper.objects if obj.kind == "table")
+    second = replace(first, object_id="Table 2", number="2", caption="Table 2.", cells=main)
+    paper = replace(
+        paper,
+        objects=(*paper.objects, second),
+        chunks=(*paper.chunks, replace(paper.chunks[-1], object_id="Table 2")),
+    )
+    question = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="What BLEU and Self-BLEU do RAPT and PTR get on two benchmarks?",
+        answer_types=["table"],
+        table_schema=[
+            TableColumn(name="Model", type="string", is_row_key=True),
+            TableColumn(name="BLEU", type="number", is_row_key=False),
+            TableColumn(name="Self-BLEU", type="number", is_row_key=False),
+        ],
+    )
+    rows, _, how = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
+    assert how == "Table 2 projected, named rows"
+    assert [row["Model"] for row in rows] == ["RAPT", "PTR"]
