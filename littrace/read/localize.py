@@ -51,6 +51,7 @@ from littrace.read.references import (
 )
 from littrace.read.text import Query, contains_phrase, norm, sentences, terms
 from littrace.read.units import asked_terms, header_labels, label_share
+from littrace.read.views import paper_views
 from littrace.schema import Question, SourceType
 
 # Bonuses added to a candidate's term coverage (in [0, 1]).
@@ -59,6 +60,8 @@ MODALITY_BONUS = 0.2  # the plan asks for this kind of evidence
 OPTION_BONUS = 0.3  # the passage holds one of the multiple-choice options
 OPTION_TABLE_BONUS = 0.6  # a table holds all the options (its share of them, for fewer)
 REFERENCE_BONUS = 0.5  # the question is about a bibliography entry
+# A term only another paper's part of the question prints weighs this much (views.py).
+OTHER_PART_WEIGHT = 0.75
 # A question term the paper's abstract holds weighs this much: it describes the paper as a
 # whole ("fine-tunes on Long CoT responses with the question removed"), not the place.
 ABSTRACT_WEIGHT = 0.5
@@ -160,24 +163,38 @@ def paper_candidates(
     plan: Plan,
     context: PaperContext,
     identifying: set[str] | None = None,
+    view: str | None = None,
+    is_cited: bool = False,
 ) -> list[EvidenceItem]:
     """Every scored evidence candidate of one paper, best first.
 
     ``identifying`` are the terms that identify the question's papers (default: this paper's
-    title); they do not count towards where the evidence is.
+    title); they do not count towards where the evidence is. ``view`` is the part of a
+    multi-paper question that concerns this paper (:mod:`littrace.read.views`; default the
+    whole question): the other papers' parts weigh :data:`OTHER_PART_WEIGHT`, and only the
+    view names bibliography entries by position. An ``is_cited`` paper is the work another
+    selected paper's named entry is: the question's reference and author names are that
+    paper's, not entries of this one.
     """
+    own = view if view is not None else question.question
     query = _local_query(question, plan, identifying or set(terms(context.paper.title)))
     described = set(terms(context.paper.abstract))
+    in_view = set(terms(own))
     query = Query(
-        {t: w * (ABSTRACT_WEIGHT if t in described else 1.0) for t, w in query.terms.items()},
+        {
+            t: w
+            * (ABSTRACT_WEIGHT if t in described else 1.0)
+            * (1.0 if t in in_view else OTHER_PART_WEIGHT)
+            for t, w in query.terms.items()
+        },
         query.phrases,
     )
     # Options the question itself lists are entities to compare, not values to find.
     options = [o for o in _options(question) if not contains_phrase(question.question, o)]
     asked = set(terms(question.question))
-    wanted_terms = asked_terms(question.question)
+    wanted_terms = asked_terms(own)
     wanted = set(plan.modalities) | {kind for kind in _MODALITY if kind in asked}
-    about_references = bool(_REFERENCE_QUESTION.search(question.question))
+    about_references = not is_cited and bool(_REFERENCE_QUESTION.search(own))
     chunk_of_object = {c.object_id: c for c in context.chunks if c.object_id}
     pages = [(page, norm(text)) for page, text in sorted(context.pages.items())]
     items: list[EvidenceItem] = []
@@ -209,7 +226,7 @@ def paper_candidates(
             item.chunk_id = chunk.chunk_id
         item.bbox = [float(x) for x in obj.bbox]
         item.text = text
-        cell = lookup_cell(obj.cells, question.question, question.question)
+        cell = lookup_cell(obj.cells, own, own)
         if obj.kind == "table" and cell is not None:
             item.score += CELL_BONUS * cell.score
             item.reasons.append(f"a cell at the asked row and column ({cell.score:.2f})")
@@ -220,7 +237,7 @@ def paper_candidates(
             if named > 0:
                 item.score += HEADER_BONUS * min(named, 2.0) / 2.0
                 item.reasons.append(f"headers the question names ({named:.2f})")
-        if contains_phrase(question.question, obj.scorer_id):
+        if contains_phrase(own, obj.scorer_id):
             item.score += NAMED_OBJECT_BONUS
             item.reasons.append(f"question names {obj.scorer_id}")
         add(item, text, _MODALITY[obj.kind])
@@ -247,7 +264,11 @@ def paper_candidates(
 
     entries = {ref.label: ref for ref in context.references}
     ids = citation_ids(context.references)
-    by_authors = {ref.label for ref in authored_entries(question.question, context.references)}
+    by_authors = (
+        set()
+        if is_cited
+        else {ref.label for ref in authored_entries(question.question, context.references)}
+    )
     authored: list[EvidenceItem] = []
     # Each label's best citing sentence: where an entry is cited, evidence beside the entry.
     citing: dict[str, tuple[float, Citation]] = {}
@@ -280,7 +301,7 @@ def paper_candidates(
             item.companion = _citing_span(citation, item.score)
             add(item, text, "citation")
 
-    position = reference_position(question.question)
+    position = None if is_cited else reference_position(own)
     asked_entry = entry_at(context.references, position) if position is not None else None
     for ref in context.references:
         label = ids[ref.label]
@@ -304,12 +325,34 @@ def paper_candidates(
     # whichever citation scored best, unless it names an entry of this paper by position;
     # whether citations are the evidence at all is left to the scores (a table "taken from
     # Hosking and Lapata (2021)" is still the table).
-    cited = [item.score for item in items if item.source_type == "citation_context"]
+    citation_scores = [item.score for item in items if item.source_type == "citation_context"]
     for item in authored if asked_entry is None else ():
-        item.score = max(item.score, *cited) + AUTHOR_MARGIN
+        item.score = max(item.score, *citation_scores) + AUTHOR_MARGIN
         item.reasons.append("the work the question names by its authors")
     items.sort(key=lambda item: -item.score)
     return items
+
+
+def cited_works(question: Question, contexts: list[PaperContext]) -> set[str]:
+    """The selected papers that are the entry the question names in another selected paper's
+    bibliography ("cites Chang et al. (2023)", "its reference [30]"), by title."""
+    position = reference_position(question.question)
+    cited = set()
+    for citing in contexts:
+        named = authored_entries(question.question, citing.references)
+        at = entry_at(citing.references, position) if position is not None else None
+        entries = list(named)
+        if at is not None:
+            entries.append(at)
+        for entry in entries:
+            cited |= {
+                other.paper_id
+                for other in contexts
+                if norm(other.paper.title) != norm(citing.paper.title)
+                and norm(other.paper.title)
+                and norm(other.paper.title) in norm(entry.raw)
+            }
+    return cited
 
 
 def localize(
@@ -329,13 +372,18 @@ def localize(
         if paper_id in contexts
         for term in terms(contexts[paper_id].paper.title)
     }
+    selected = [contexts[p] for p in papers if p in contexts]
+    views = paper_views(question.question, [context.paper for context in selected])
+    cited = cited_works(question, selected)
     for paper_id in papers:
         context = contexts.get(paper_id)
         if context is None:
             continue
         seen: set[tuple[str, str, str, str]] = set()
         kept: list[EvidenceItem] = []
-        for item in paper_candidates(question, plan, context, identifying):
+        for item in paper_candidates(
+            question, plan, context, identifying, views[paper_id], paper_id in cited
+        ):
             key = evidence_key(item.submission())
             if key in seen:
                 continue

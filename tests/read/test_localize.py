@@ -211,3 +211,41 @@ def test_what_the_abstract_says_of_the_paper_does_not_say_where_the_answer_is() 
     )
     top = paper_candidates(asked, Plan(), paper)[0].submission()
     assert top["locator"] == {"page": 6, "section": "4 Setup"}
+
+
+def test_each_paper_of_a_two_paper_question_is_searched_with_its_own_part() -> None:
+    from dataclasses import replace
+
+    older = context("p2", "DenseX")
+    older = replace(older, paper=replace(older.paper, year=2020))
+    contexts = {"p1": context(), "p2": older}
+    q = question(
+        "Give (a) the 2024 paper's nDCG@10 of DenseX on SciDocs-S and (b) the 2020 paper's "
+        "batch size."
+    )
+    items = localize(q, Plan(), ["p1", "p2"], contexts, ReadSettings())
+    assert {item.paper_id: item.source_type for item in items} == {
+        "p1": "table",
+        "p2": "text_span",
+    }
+    # Read whole, both papers hold the table the question's longer part describes.
+    whole = paper_candidates(q, Plan(), older)[0]
+    assert whole.source_type == "table"
+
+
+def test_the_paper_a_named_entry_is_is_not_searched_for_that_entry() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.model import Reference
+    from littrace.read.localize import cited_works
+
+    cited = context("p2", "Negative Sampling Revisited")
+    cited = replace(cited, paper=replace(cited.paper, title="Negative Sampling Revisited"))
+    contexts = {"p1": context(), "p2": cited}
+    q = question("What batch size does the work the SparseSieve paper cites as [7] train with?")
+    assert cited_works(q, list(contexts.values())) == {"p2"}
+    # Its own entry [7] is another work: the question's number names the citing paper's entry.
+    own = Reference("p2", "7", "[7] B. Liskov. Abstract Types. 1974.", 6, "Liskov")
+    cited = replace(cited, references=(own,))
+    assert paper_candidates(q, Plan(), cited, is_cited=True)[0].source_type == "text_span"
+    assert paper_candidates(q, Plan(), cited)[0].source_type == "citation_context"

@@ -1,0 +1,128 @@
+"""Each selected paper's view of a question about several papers.
+
+A multi-paper question describes each paper in its own words: "give (a) the ACL 2020 paper's
+author accuracy for bibliography linking on LaTeX parses and (b) the NAACL 2018 paper's Bag of
+Concepts F1 for its neural entity linker". Read whole, every paper is searched for every
+paper's description, and a reference the question names by number ("cites its reference
+[30]") is looked up in the cited paper's bibliography too. A paper's view keeps only what
+concerns it:
+
+* the question is cut into parts at sentence ends and again before each **mention** of a
+  selected paper: a year of one of them, with the venue printed beside it when there is one
+  ("NAACL 2018", "a 2022 arXiv paper"); a year inside a citation ("Ammar et al., 2018")
+  dates a cited work, not a mention;
+* a part that mentions a paper belongs to it: to the papers of that year (versions of one
+  work count as one paper), narrowed by the venue; a part that mentions none belongs to
+  every paper ("How many participants took part?");
+* a paper's view is its own parts and the shared ones, in order.
+
+The parts of other papers are not dropped from what a paper is searched with, only weighed
+less (:mod:`littrace.read.localize`): a coordinated question ("the 2025 paper samples at one
+temperature, and the 2026 paper runs its model at another") prints some of a paper's words
+in another paper's part.
+
+A question about one paper (or one work in several versions) is its only view.
+
+Example:
+    >>> from littrace.corpus.model import PaperRecord
+    >>> acl = PaperRecord("a", "S2ORC", (), "", "ACL", 2020, True)
+    >>> naacl = PaperRecord("n", "Literature Graph", (), "", "NAACL", 2018, True)
+    >>> question = ("Give (a) the ACL 2020 paper's author accuracy and (b) the NAACL 2018 "
+    ...             "paper's Bag of Concepts F1. Answer in points.")
+    >>> paper_views(question, [acl, naacl])["n"]
+    "Give (a) the NAACL 2018 paper's Bag of Concepts F1. Answer in points."
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from littrace.corpus.model import PaperRecord
+from littrace.read.text import norm, sentences, terms
+
+__all__ = ["Part", "paper_views", "question_parts"]
+
+_YEAR = re.compile(r"(?<![\w.])((?:19|20)\d\d)(?![\w.])")
+# What a citation prints before its year: "Ammar et al., 2018", "Chang et al. (2023)",
+# "Lo and Wang (2020)".
+_CITED_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][\w'’-]+\s+(?:and|&)\s+[A-Z][\w'’-]+),?\s*\(?$")
+_ET_AL_END = re.compile(r"\bet\s+al\.$")
+_WORD = re.compile(r"[^\W_][\w-]*")
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of the question and the works it mentions (empty: it mentions none)."""
+
+    text: str
+    works: frozenset[str]
+
+
+def _work(paper: PaperRecord) -> str:
+    return norm(paper.title) or paper.paper_id
+
+
+def _venue_words(paper: PaperRecord) -> set[str]:
+    return {word.lower() for word in _WORD.findall(paper.venue)}
+
+
+def _mentions(sentence: str, papers: Sequence[PaperRecord]) -> list[tuple[int, frozenset[str]]]:
+    """Where ``sentence`` mentions selected works, and which: (start of the mention, works)."""
+    found = []
+    for match in _YEAR.finditer(sentence):
+        before = sentence[: match.start()]
+        if _CITED_BEFORE.search(before):
+            continue
+        year = int(match.group(1))
+        dated = [paper for paper in papers if paper.year == year]
+        if not dated:
+            continue
+        previous = _WORD.findall(before)[-1:]
+        beside = {word.lower() for word in previous + _WORD.findall(sentence[match.end() :])[:1]}
+        named = [paper for paper in dated if beside & _venue_words(paper)]
+        start = match.start()
+        if previous and any(previous[0].lower() in _venue_words(p) for p in named):
+            start = before.rfind(previous[0])
+        found.append((start, frozenset(_work(paper) for paper in named or dated)))
+    return found
+
+
+def _sentences(question: str) -> list[str]:
+    """The question's sentences, a citation's "et al." ending none ("Chang et al. (2023)")."""
+    found: list[str] = []
+    for piece in sentences(question):
+        if found and _ET_AL_END.search(found[-1]):
+            found[-1] = f"{found[-1]} {piece}"
+        else:
+            found.append(piece)
+    return found
+
+
+def question_parts(question: str, papers: Sequence[PaperRecord]) -> list[Part]:
+    """``question`` cut into parts, each with the works it mentions (see the module doc)."""
+    parts = []
+    for sentence in _sentences(question):
+        mentions = _mentions(sentence, papers)
+        cuts = [0, *(start for start, _ in mentions), len(sentence)]
+        owners = [frozenset[str](), *(works for _, works in mentions)]
+        for (begin, end), works in zip(pairwise(cuts), owners, strict=True):
+            text = sentence[begin:end].strip()
+            if text:
+                parts.append(Part(text, works))
+    return parts
+
+
+def paper_views(question: str, papers: Sequence[PaperRecord]) -> dict[str, str]:
+    """Each paper id of ``papers`` -> the question as that paper sees it (see the module doc)."""
+    if len({_work(paper) for paper in papers}) < 2:
+        return {paper.paper_id: question for paper in papers}
+    parts = question_parts(question, papers)
+    views = {}
+    for paper in papers:
+        own = [p.text for p in parts if not p.works or _work(paper) in p.works]
+        view = " ".join(own)
+        views[paper.paper_id] = view if terms(view) else question
+    return views
