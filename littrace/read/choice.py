@@ -475,6 +475,50 @@ def sentence_choice(
     return Choice(label, support, f"sentence: {window.text[:120]}", [fact])
 
 
+def printed_support(
+    question: Question, passages: Sequence[str], among: Sequence[str] | None = None
+) -> dict[str, float]:
+    """Each option's (of the labels ``among``, default all) share of its telling numbers that
+    ``passages`` print at the option's precision; empty when no option prints one.
+
+    A number every option prints tells nothing. Options that state several numbers ("36.4 ->
+    44.4 (up 8.0)") differ from their distractors in one of them, so the option whose
+    numbers the evidence holds is the one read there; a number that is the difference of two
+    of the option's own numbers the evidence holds counts as held (the "up 8.0").
+    """
+    options = [
+        o for o in question.multiple_choice_options or [] if among is None or o.label in among
+    ]
+    printed = {o.label: [n.text for n in numbers(o.text)] for o in options}
+    common = set.intersection(*(set(texts) for texts in printed.values())) if printed else set()
+    if not any(set(texts) - common for texts in printed.values()):
+        return {}
+    values = {n.value for passage in passages for n in numbers(passage)}
+
+    def held(text: str) -> bool:
+        return any(same_number(value, text) for value in values)
+
+    support = {}
+    for label, texts in printed.items():
+        found = {text for text in texts if held(text)}
+        derived = {
+            text
+            for text in texts
+            if any(
+                same_number(abs(a.value - b.value), text)
+                for a in numbers(" ".join(found - {text}))
+                for b in numbers(" ".join(found - {text}))
+            )
+        }
+        telling = [text for text in texts if text not in common]
+        support[label] = (
+            round(sum(text in found | derived for text in telling) / len(telling), 4)
+            if telling
+            else 0.0
+        )
+    return support
+
+
 def table_contenders(question: Question, data: SynthesisInput) -> list[str]:
     """The option labels the selected papers' table cells leave in contention: those whose
     cells align nearly as well as the best one's (every label when no cell prints them)."""

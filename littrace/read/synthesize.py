@@ -25,7 +25,8 @@ in the localized sentences) and answers:
   (:func:`littrace.read.choice.sentence_choice`), else the option best supported by the
   evidence: present in a passage, weighted by how much of the question the passage covers;
   options the passages support equally (often none of them printed verbatim) are told apart
-  by embedding: the option closest in meaning to a passage sentence, weighted by the
+  by the share of their telling numbers the passages print
+  (:func:`littrace.read.choice.printed_support`), then by embedding: the option closest in meaning to a passage sentence, weighted by the
   passage's score; only labels that exist;
 * **freeform**: the chosen option's text, else what the question asks of the bibliography
   entry at the position it names, else the computed value, else the best-supported short
@@ -50,7 +51,12 @@ import numpy as np
 from littrace.corpus.model import PaperObject
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.charts import chart_answer
-from littrace.read.choice import aligned_choice, sentence_choice, table_contenders
+from littrace.read.choice import (
+    aligned_choice,
+    printed_support,
+    sentence_choice,
+    table_contenders,
+)
 from littrace.read.compute import asks_difference, difference
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
@@ -297,10 +303,11 @@ def semantic_support(
 
 def supported_option(
     question: Question, data: SynthesisInput, among: Sequence[str] | None = None
-) -> tuple[str, dict[str, float], dict[str, float]]:
+) -> tuple[str, dict[str, float], dict[str, float], dict[str, float]]:
     """The best-supported option label (of the labels ``among``, default all), its lexical
-    support and, when lexical support ties, the tied options' semantic support (ties left
-    after both go to the earlier label)."""
+    support and, when lexical support ties, the tied options' share of telling numbers the
+    passages print (:func:`littrace.read.choice.printed_support`) and then the options still
+    tied's semantic support (ties left after all go to the earlier label)."""
     passages = _passages(data)
     support = option_support(question, passages)
     order = [
@@ -310,9 +317,16 @@ def supported_option(
     ]
     best = max(support[label] for label in order)
     tied = [label for label in order if support[label] == best]
+    printed: dict[str, float] = {}
+    if len(tied) > 1:
+        printed = printed_support(question, [text for text, _ in passages], tied)
+        if len(set(printed.values())) < 2:
+            printed = {}  # they tell nothing apart
+        else:
+            tied = [label for label in tied if printed[label] == max(printed.values())]
     semantic = semantic_support(question, passages, data.encoder, tied) if len(tied) > 1 else {}
     chosen = max(tied, key=lambda label: (semantic.get(label, 0.0), -order.index(label)))
-    return chosen, support, semantic
+    return chosen, support, printed, semantic
 
 
 def _match_option(question: Question, value: Value | str) -> str | None:
@@ -423,11 +437,14 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             chosen, how, step["support"] = windowed.label, windowed.how, windowed.support
             facts.extend(windowed.facts)
         if chosen is None:
-            chosen, step["support"], semantic = supported_option(question, data, among)
+            chosen, step["support"], printed, semantic = supported_option(question, data, among)
             how = "evidence support"
+            if printed:
+                step["printed_support"] = printed
+                how += ", ties told apart by the numbers the evidence prints"
             if semantic:
                 step["semantic_support"] = semantic
-                how = "evidence support, ties told apart by embedding"
+                how += ", ties told apart by embedding"
         answer["multiple_choice"] = {"gold": chosen}
         steps.append(step | {"chosen": chosen, "how": how})
 

@@ -205,3 +205,24 @@ def test_an_option_printing_a_label_exactly_is_its_row_among_labels_alike() -> N
     best = choose("Which model is highest on Stanford Cars?", options, context(cells=grid))
     assert best is not None and best.label == "C"
     assert best.support == {"A": 94.5, "B": 94.0, "C": 94.6}
+
+
+def test_options_stating_several_numbers_are_told_apart_by_the_ones_the_evidence_prints() -> None:
+    from littrace.read.choice import printed_support
+
+    options = [
+        "A: 54.55 -> 56.00 (up 1.45); B: 36.4 -> 44.4 (up 8.0)",
+        "A: 56.00 -> 54.55 (down 1.45); B: 36.4 -> 41.8 (up 5.4)",
+        "A: 64.98 -> 63.08 (down 1.90); B: 36.4 -> 44.2 (up 7.8)",
+    ]
+    question = ask("How do the two methods change their scores?", options, freeform=False)
+    passages = ["Accuracy rises from 54.55 to 56.00.", "QFFT reaches 44.4 from 36.4 points."]
+    # 36.4 is printed by every option and tells nothing; "up 1.45" and "up 8.0" are the
+    # differences of the option's own held numbers.
+    assert printed_support(question, passages) == {"A": 1.0, "B": 0.6, "C": 0.0}
+    assert printed_support(question, passages, among=["B", "C"]) == {"B": 0.6, "C": 0.0}
+    # Options printing the same numbers (or none) are left to other evidence.
+    alike = ask("Which comes first?", ["54.55 then 56.00", "56.00 then 54.55"], freeform=False)
+    assert printed_support(alike, passages) == {}
+    words = ask("Which method?", ["DenseX", "SparseSieve"], freeform=False)
+    assert printed_support(words, passages) == {}

@@ -174,3 +174,18 @@ def test_freeform_without_options_is_a_short_span_of_the_best_sentence() -> None
     }
     author = ask("Who is the first author of reference [7] in the SparseSieve paper?")
     assert run(author, [context()]) == {"freeform": {"text": "A. Turing"}}
+
+
+def test_options_equally_absent_are_told_apart_by_the_numbers_the_evidence_prints() -> None:
+    from littrace.read.model import SynthesisInput as Input
+    from littrace.read.synthesize import synthesize as answer
+
+    paper = context()
+    options = ["grows to 128 (up 108)", "grows to 256 (up 236)", "grows to 512 (up 492)"]
+    q = ask("What batch size does SparseSieve train with?", options, freeform=False)
+    evidence = localize(q, Plan(), ["p1"], {"p1": paper}, ReadSettings())
+    synthesis = answer(Input(q, Plan(), ["p1"], {"p1": paper}, {}, evidence))
+    assert synthesis.answer["multiple_choice"] == {"gold": "B"}
+    step = synthesis.steps[-1]
+    assert step["support"] == {"A": 0.0, "B": 0.0, "C": 0.0}  # no option printed verbatim
+    assert step["printed_support"] == {"A": 0.0, "B": 0.5, "C": 0.0}
