@@ -37,7 +37,7 @@ import re
 from typing import Any
 
 from littrace.config import ReadSettings
-from littrace.corpus.model import Citation, PaperObject
+from littrace.corpus.model import Citation, PaperObject, Reference
 from littrace.evaluate.official import evidence_key
 from littrace.llm.schemas import Plan
 from littrace.read.cells import lookup_cell
@@ -194,6 +194,8 @@ def paper_candidates(
     asked = set(terms(question.question))
     wanted_terms = asked_terms(own)
     wanted = set(plan.modalities) | {kind for kind in _MODALITY if kind in asked}
+    if is_cited:
+        wanted.discard("citation")
     about_references = not is_cited and bool(_REFERENCE_QUESTION.search(own))
     chunk_of_object = {c.object_id: c for c in context.chunks if c.object_id}
     pages = [(page, norm(text)) for page, text in sorted(context.pages.items())]
@@ -334,25 +336,27 @@ def paper_candidates(
 
 
 def cited_works(question: Question, contexts: list[PaperContext]) -> set[str]:
-    """The selected papers that are the entry the question names in another selected paper's
-    bibliography ("cites Chang et al. (2023)", "its reference [30]"), by title."""
+    """The selected papers another selected paper cites, by title in its bibliography: in the
+    entry the question names ("cites Chang et al. (2023)", "its reference [30]") when it
+    names one, else in any entry ("the corpus it attributes to a NAACL 2018 paper")."""
     position = reference_position(question.question)
-    cited = set()
+    named: dict[str, list[Reference]] = {}
     for citing in contexts:
-        named = authored_entries(question.question, citing.references)
+        entries = list(authored_entries(question.question, citing.references))
         at = entry_at(citing.references, position) if position is not None else None
-        entries = list(named)
         if at is not None:
             entries.append(at)
-        for entry in entries:
-            cited |= {
-                other.paper_id
-                for other in contexts
-                if norm(other.paper.title) != norm(citing.paper.title)
-                and norm(other.paper.title)
-                and norm(other.paper.title) in norm(entry.raw)
-            }
-    return cited
+        named[citing.paper_id] = entries
+    if not any(named.values()):
+        named = {citing.paper_id: list(citing.references) for citing in contexts}
+    return {
+        other.paper_id
+        for citing in contexts
+        for entry in named[citing.paper_id]
+        for other in contexts
+        if norm(other.paper.title) not in ("", norm(citing.paper.title))
+        and norm(other.paper.title) in norm(entry.raw)
+    }
 
 
 def localize(

@@ -233,7 +233,7 @@ def test_each_paper_of_a_two_paper_question_is_searched_with_its_own_part() -> N
     assert whole.source_type == "table"
 
 
-def test_the_paper_a_named_entry_is_is_not_searched_for_that_entry() -> None:
+def test_a_paper_another_one_cites_is_not_searched_for_the_citation() -> None:
     from dataclasses import replace
 
     from littrace.corpus.model import Reference
@@ -244,8 +244,18 @@ def test_the_paper_a_named_entry_is_is_not_searched_for_that_entry() -> None:
     contexts = {"p1": context(), "p2": cited}
     q = question("What batch size does the work the SparseSieve paper cites as [7] train with?")
     assert cited_works(q, list(contexts.values())) == {"p2"}
+    # Naming no entry, any entry of another selected paper's bibliography makes it cited;
+    # naming another entry does not.
+    unnamed = question("What batch size does the work the SparseSieve paper builds on use?")
+    assert cited_works(unnamed, list(contexts.values())) == {"p2"}
+    other = question("What batch size does the SparseSieve paper's reference [9] use?")
+    hopper = {"p1": with_hopper(), "p2": cited}
+    assert cited_works(other, list(hopper.values())) == set()
     # Its own entry [7] is another work: the question's number names the citing paper's entry.
     own = Reference("p2", "7", "[7] B. Liskov. Abstract Types. 1974.", 6, "Liskov")
     cited = replace(cited, references=(own,))
     assert paper_candidates(q, Plan(), cited, is_cited=True)[0].source_type == "text_span"
     assert paper_candidates(q, Plan(), cited)[0].source_type == "citation_context"
+    # A plan asking for citations asks for the citing paper's, not the cited one's.
+    asks_citations = Plan(modalities=["citation"])
+    assert paper_candidates(q, asks_citations, cited, is_cited=True)[0].source_type == "text_span"
