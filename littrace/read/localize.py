@@ -60,6 +60,9 @@ MODALITY_BONUS = 0.2  # the plan asks for this kind of evidence
 OPTION_BONUS = 0.3  # the passage holds one of the multiple-choice options
 OPTION_TABLE_BONUS = 0.6  # a table holds all the options (its share of them, for fewer)
 REFERENCE_BONUS = 0.5  # the question is about a bibliography entry
+# A citing sentence covering less of the question's terms than this is no evidence beside
+# its entry: it names the work, the question asks about something else.
+CITING_SENTENCE_COVERAGE = 0.1
 # A term only another paper's part of the question prints weighs this much (views.py).
 OTHER_PART_WEIGHT = 0.75
 # A question term the paper's abstract holds weighs this much: it describes the paper as a
@@ -150,8 +153,13 @@ def _holds_option(text: str, options: list[str]) -> bool:
     return any(contains_phrase(text, option) for option in options)
 
 
-def _citing_span(citation: Citation, score: float) -> EvidenceItem:
-    """The sentence citing an entry, as the text span evidenced beside it."""
+def _citing_span(citation: Citation, score: float, coverage: float) -> EvidenceItem | None:
+    """The sentence citing an entry, as the text span evidenced beside it, when it says
+    :data:`CITING_SENTENCE_COVERAGE` of what the question asks (``coverage``); LitTraceQA's
+    gold evidences the citing sentence where the question describes it ("cites X as an
+    example of ..."), not where it only names the work ("which reference number ...")."""
+    if coverage < CITING_SENTENCE_COVERAGE:
+        return None
     locator: dict[str, Any] = {"page": citation.page}
     if citation.section:
         locator["section"] = citation.section
@@ -300,7 +308,7 @@ def paper_candidates(
             item.bbox = [float(x) for x in citation.bbox] if citation.bbox else None
             if label in by_authors:
                 authored.append(item)
-            item.companion = _citing_span(citation, item.score)
+            item.companion = _citing_span(citation, item.score, query.score(citation.sentence))
             add(item, text, "citation")
 
     position = None if is_cited else reference_position(own)
@@ -320,7 +328,8 @@ def paper_candidates(
         if ref.label in by_authors:
             authored.append(item)
         if ref.label in citing:
-            item.companion = _citing_span(citing[ref.label][1], item.score)
+            coverage, citation = citing[ref.label]
+            item.companion = _citing_span(citation, item.score, coverage)
         add(item, ref.raw, "citation")
 
     # The work the question names by its authors ("Rein et al.") is the citation it means,

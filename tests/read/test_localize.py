@@ -78,6 +78,12 @@ def test_a_cited_entry_comes_with_the_sentence_citing_it() -> None:
         ("citation_context", {"page": 6, "citation_id": "7", "section": "References"}),
         ("text_span", {"page": 2, "section": "2 Related Work"}),
     ]
+    # A citing sentence that says nothing the question asks is not evidence beside its entry.
+    by_number = question("What number does the SparseSieve paper give Turing's 2020 entry?")
+    items = localize(by_number, PLAN, ["p1"], {"p1": context()}, ReadSettings())
+    assert [(item.source_type, item.locator) for item in items] == [
+        ("citation_context", {"page": 6, "citation_id": "7", "section": "References"}),
+    ]
 
 
 def test_the_table_printing_the_options_is_where_they_were_read() -> None:
