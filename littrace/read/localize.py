@@ -52,6 +52,7 @@ from littrace.read.references import (
 from littrace.read.text import Query, contains_phrase, norm, sentences, terms
 from littrace.read.units import asked_terms, header_labels, label_share
 from littrace.read.views import paper_views
+from littrace.retrieve.plan import question_modalities
 from littrace.schema import Question, SourceType
 
 # Bonuses added to a candidate's term coverage (in [0, 1]).
@@ -201,7 +202,11 @@ def paper_candidates(
     options = [o for o in _options(question) if not contains_phrase(question.question, o)]
     asked = set(terms(question.question))
     wanted_terms = asked_terms(own)
-    wanted = set(plan.modalities) | {kind for kind in _MODALITY if kind in asked}
+    planned = set(plan.modalities)
+    if own != question.question:
+        # The kinds of evidence this paper's part of the question asks for ("its results table").
+        planned &= set(question_modalities(own))
+    wanted = planned | {kind for kind in _MODALITY if kind in set(terms(own))}
     if is_cited:
         wanted.discard("citation")
     about_references = not is_cited and bool(_REFERENCE_QUESTION.search(own))

@@ -49,6 +49,7 @@ __all__ = [
     "key_phrases",
     "name_pattern",
     "plan_question",
+    "question_modalities",
     "years",
 ]
 
@@ -238,7 +239,7 @@ def heuristic_plan(question: Question) -> Plan:
     return Plan(
         venue=venue,
         year=year,
-        modalities=_modalities(text),
+        modalities=question_modalities(text),
         desired_papers=_desired_papers(text, answer_targets, enumerations),
         named_anchors=anchors,
         target_groups=groups,
@@ -311,7 +312,14 @@ def _count(word: str) -> int:
     return int(word) if word.isdigit() else _NUMBERS[word.lower()]
 
 
-def _modalities(text: str) -> list[Modality]:
+def question_modalities(text: str) -> list[Modality]:
+    """The kinds of evidence ``text`` asks for by name ("Figure 4", "the 24th reference"),
+    "text" when it names none.
+
+    Example:
+        >>> question_modalities("What does equation 6 in Table 2's setting define?")
+        ['table', 'equation']
+    """
     found = [
         kind
         for kind in get_args(Modality)

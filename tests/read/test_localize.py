@@ -237,6 +237,15 @@ def test_each_paper_of_a_two_paper_question_is_searched_with_its_own_part() -> N
     # Read whole, both papers hold the table the question's longer part describes.
     whole = paper_candidates(q, Plan(), older)[0]
     assert whole.source_type == "table"
+    # A table the plan asks for is the part's that names it, not the other paper's.
+    tabled = question(
+        "Give (a) the 2024 paper's score in its results table and (b) the 2020 paper's batch size."
+    )
+    items = localize(tabled, Plan(modalities=["table"]), ["p1", "p2"], contexts, ReadSettings())
+    assert {item.paper_id: item.source_type for item in items} == {
+        "p1": "table",
+        "p2": "text_span",
+    }
 
 
 def test_a_paper_another_one_cites_is_not_searched_for_the_citation() -> None:
