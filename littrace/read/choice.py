@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import product
 
 from littrace.corpus.model import PaperObject
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
@@ -489,9 +490,10 @@ def printed_support(
     options = [
         o for o in question.multiple_choice_options or [] if among is None or o.label in among
     ]
-    printed = {o.label: [n.text for n in numbers(o.text)] for o in options}
-    common = set.intersection(*(set(texts) for texts in printed.values())) if printed else set()
-    if not any(set(texts) - common for texts in printed.values()):
+    printed = {o.label: numbers(o.text) for o in options}
+    texts = {label: {n.text for n in found} for label, found in printed.items()}
+    common = set.intersection(*texts.values()) if texts else set()
+    if not any(found - common for found in texts.values()):
         return {}
     values = {n.value for passage in passages for n in numbers(passage)}
 
@@ -499,22 +501,19 @@ def printed_support(
         return any(same_number(value, text) for value in values)
 
     support = {}
-    for label, texts in printed.items():
-        found = {text for text in texts if held(text)}
-        derived = {
+    for label, option_numbers in printed.items():
+        found = [n for n in option_numbers if held(n.text)]
+        telling = [n.text for n in option_numbers if n.text not in common]
+        held_here = {n.text for n in found} | {
             text
-            for text in texts
+            for text in telling
             if any(
-                same_number(abs(a.value - b.value), text)
-                for a in numbers(" ".join(found - {text}))
-                for b in numbers(" ".join(found - {text}))
+                same_number(abs(a - b), text)
+                for a, b in product([n.value for n in found if n.text != text], repeat=2)
             )
         }
-        telling = [text for text in texts if text not in common]
         support[label] = (
-            round(sum(text in found | derived for text in telling) / len(telling), 4)
-            if telling
-            else 0.0
+            round(sum(text in held_here for text in telling) / len(telling), 4) if telling else 0.0
         )
     return support
 

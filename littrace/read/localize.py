@@ -206,7 +206,7 @@ def paper_candidates(
     if own != question.question:
         # The kinds of evidence this paper's part of the question asks for ("its results table").
         planned &= set(question_modalities(own))
-    wanted = planned | {kind for kind in _MODALITY if kind in set(terms(own))}
+    wanted = planned | {kind for kind in _MODALITY if kind in in_view}
     if is_cited:
         wanted.discard("citation")
     about_references = not is_cited and bool(_REFERENCE_QUESTION.search(own))

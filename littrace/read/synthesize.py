@@ -26,8 +26,8 @@ in the localized sentences) and answers:
   evidence: present in a passage, weighted by how much of the question the passage covers;
   options the passages support equally (often none of them printed verbatim) are told apart
   by the share of their telling numbers the passages print
-  (:func:`littrace.read.choice.printed_support`), then by embedding: the option closest in meaning to a passage sentence, weighted by the
-  passage's score; only labels that exist;
+  (:func:`littrace.read.choice.printed_support`), then by embedding: the option closest in
+  meaning to a passage sentence, weighted by the passage's score; only labels that exist;
 * **freeform**: the chosen option's text, else what the question asks of the bibliography
   entry at the position it names, else the computed value, else the best-supported short
   span of the best evidence sentence;
