@@ -32,6 +32,7 @@ Example:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import product
@@ -52,9 +53,11 @@ from littrace.read.references import (
 )
 from littrace.read.tables import paper_tables, subject_name
 from littrace.read.text import (
+    Number,
     asking_sentence,
     contains_phrase,
     coverage,
+    norm,
     numbers,
     same_number,
     sentences,
@@ -74,12 +77,15 @@ from littrace.read.units import (
     subject_terms,
     table_cells,
 )
+from littrace.read.views import paper_views, question_parts
 from littrace.schema import Question
 
 __all__ = [
     "Choice",
     "TableUnits",
     "aligned_choice",
+    "claim_support",
+    "option_claims",
     "reference_choice",
     "reference_number_choice",
     "sentence_choice",
@@ -318,14 +324,22 @@ def _extreme_line(
     return (score, path, values) if len(values) >= 2 else None
 
 
-def _without_numbers(text: str) -> str:
-    """``text`` without the values it prints ("SciBERT (77.1)"), keeping the digits of a
-    name ("EVA-02-CLIP-E", "GPT-4o")."""
-    for number in reversed(numbers(text)):
-        before = text[number.start - 1 : number.start]
+def _values(text: str) -> list[Number]:
+    """The values ``text`` prints ("SciBERT (77.1)"), not the digits of a name
+    ("EVA-02-CLIP-E", "GPT-4o", "Qwen3-4B")."""
+    found = []
+    for number in numbers(text):
+        before = text[number.start - 1 : number.start] if number.start else ""
         after = text[number.end : number.end + 1]
         if not (before.isalnum() or before == "-" or after.isalnum() or after == "-"):
-            text = text[: number.start] + text[number.end :]
+            found.append(number)
+    return found
+
+
+def _without_numbers(text: str) -> str:
+    """``text`` without the values it prints, keeping the digits of a name."""
+    for number in reversed(_values(text)):
+        text = text[: number.start] + text[number.end :]
     return text
 
 
@@ -537,3 +551,145 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
     if not tables:
         return None
     return value_choice(question, tables) or extreme_choice(question, tables)
+
+
+# An enumeration marker that says which of several things a claim is about: "(i)", "(b)".
+_MARKER = re.compile(r"\((?:[ivx]{1,4}|[a-h]|\d)\)\s*")
+# A claim part ends at a semicolon or where the next marked one begins.
+_CLAIM_END = re.compile(r";\s*|\s*(?=\((?:[ivx]{1,4}|[a-h]|\d)\)\s)")
+# A claim said of every paper at once.
+_EVERY = re.compile(r"\b(?:both|each|all|same)\b", re.IGNORECASE)
+# What follows "so" is inferred from the claims, not printed anywhere.
+_CONSEQUENCE = re.compile(r",?\s+(?:so|hence|thus|therefore)\s+")
+_CONJUNCTION = re.compile(r",?\s+(?:and|while|whereas|but)\s+")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One part of an option ("(ii) GloVe", "the embedding paper uses 5 × 10−5"): what it
+    says (its numbers, else its words) and the question text it answers."""
+
+    text: str
+    marker: str
+
+
+def option_claims(text: str) -> list[Claim]:
+    """An option cut into the claims it makes, at semicolons and enumeration markers.
+
+    Example:
+        >>> [(c.marker, c.text) for c in option_claims("(i) GloVe; (ii) Skip-gram on NYT")]
+        [('(i)', 'GloVe'), ('(ii)', 'Skip-gram on NYT')]
+    """
+    claims = []
+    for piece in _CLAIM_END.split(text):
+        marker = _MARKER.match(piece.strip())
+        body = piece.strip()[marker.end() :] if marker else piece.strip()
+        body = _CONSEQUENCE.split(body, maxsplit=1)[0]
+        # "A uses 1e-5 and B uses 5 × 10−5": two claims, each with its value.
+        halves = _CONJUNCTION.split(body, maxsplit=1)
+        said = halves if len(halves) == 2 and all(_values(h) for h in halves) else [body]
+        for claim in said:
+            if terms(claim) or _values(claim):
+                claims.append(Claim(claim.strip(" ,."), marker.group(0).strip() if marker else ""))
+    return claims
+
+
+def _marked_segment(question: str, marker: str) -> str:
+    """The question's text after ``marker`` up to the next marker ("" when not printed)."""
+    start = question.find(marker)
+    if not marker or start < 0:
+        return ""
+    rest = question[start + len(marker) :]
+    following = _MARKER.search(rest)
+    return rest[: following.start()] if following else rest
+
+
+def _claim_papers(claim: Claim, question: str, data: SynthesisInput) -> tuple[list[str], str]:
+    """The selected papers a claim is about, and the question text it answers: the paper
+    the question mentions after the claim's marker, else the papers whose view of the
+    question (:mod:`littrace.read.views`) shares most of the claim's words, else all."""
+    contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
+    segment = _marked_segment(question, claim.marker)
+    if segment:
+        works = {
+            w for part in question_parts(segment, [c.paper for c in contexts]) for w in part.works
+        }
+        about = [c.paper_id for c in contexts if norm(c.paper.title) in works]
+        if about:
+            return about, segment
+    views = paper_views(question, [c.paper for c in contexts])
+    held = {paper_id: set(terms(view)) for paper_id, view in views.items()}
+    shared = set.intersection(*held.values()) if held else set()
+    said = set(terms(_without_numbers(claim.text))) - shared
+    overlap = {paper_id: len(said & (words - shared)) for paper_id, words in held.items()}
+    best = max(overlap.values(), default=0)
+    about = [paper_id for paper_id, value in overlap.items() if value == best]
+    if best > 0 and len(about) < len(overlap):
+        return about, views[about[0]]
+    return list(views), question
+
+
+def _cell_windows(tables: list[TableUnits]) -> list[_Window]:
+    """Each cell of the selected papers' tables as a window: its header paths are what it
+    names, the caption what is around it."""
+    found = []
+    for table in tables:
+        around = frozenset(terms(table.obj.caption))
+        chunk = table.fact(table.cells[0]).chunk_id
+        for cell in table.cells:
+            own = frozenset(terms(" ".join(cell.row_path + cell.column_path)))
+            found.append(_Window(table.context.paper_id, chunk, cell.text, own, around))
+    return found
+
+
+def claim_support(
+    question: Question, data: SynthesisInput, among: Sequence[str] | None = None
+) -> dict[str, float]:
+    """Each option's (of the labels ``among``, default all) mean support over the claims it
+    makes (:func:`option_claims`): a claim is supported by the sentence window or table cell
+    of the paper it is about that prints it (its numbers, else most of its words) and names
+    most of the question text it answers, each term weighted by its rarity (IDF) as in
+    :func:`sentence_choice`. Options that say the same things of different papers ("(i)
+    GloVe; (ii) Skip-gram" against "(i) Skip-gram; (ii) GloVe") differ here, where a bag of
+    their words cannot; empty when no option makes two claims or none is found."""
+    options = [
+        o for o in question.multiple_choice_options or [] if among is None or o.label in among
+    ]
+    claims = {o.label: option_claims(o.text) for o in options}
+    if not options or all(len(found) < 2 for found in claims.values()):
+        return {}
+    windows = _windows(data) + _cell_windows(table_units(question, data))
+    frequency: dict[str, int] = {}
+    for window in windows:
+        for term in window.own:
+            frequency[term] = frequency.get(term, 0) + 1
+    told = frozenset(t for o in options for t in terms(o.text))
+    support = {}
+    for option in options:
+        scores = []
+        for claim in claims[option.label]:
+            papers, asked_text = _claim_papers(claim, question.question, data)
+            asked = [t for t in dict.fromkeys(terms(asked_text)) if t not in told]
+            weight = {t: math.log((len(windows) + 1) / (frequency.get(t, 0) + 0.5)) for t in asked}
+            total = sum(weight.values())
+            printed = _values(claim.text)
+            words = set(terms(_EVERY.sub("", _without_numbers(claim.text)))) - set(asked)
+            best = dict.fromkeys(papers, 0.0)
+            for window in windows:
+                if window.paper_id not in best or total <= 0:
+                    continue
+                if printed:
+                    held = [n.value for n in numbers(window.text)]
+                    if not all(any(same_number(v, p.text) for v in held) for p in printed):
+                        continue
+                elif not words or len(words & (window.own | window.around)) < 0.5 * len(words):
+                    continue
+                named = sum(w for t, w in weight.items() if t in window.own)
+                nearby = sum(w for t, w in weight.items() if t in window.around - window.own)
+                score = (named + _NEIGHBOUR_WEIGHT * nearby) / total
+                best[window.paper_id] = max(best[window.paper_id], score)
+            # "Both use GloVe" must hold in each paper, not in one of them.
+            every = len(best) > 1 and _EVERY.search(claim.text)
+            scores.append(sum(best.values()) / len(best) if every else max(best.values()))
+        support[option.label] = round(sum(scores) / len(scores), 4) if scores else 0.0
+    return support if any(support.values()) else {}

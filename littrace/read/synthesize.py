@@ -26,7 +26,9 @@ in the localized sentences) and answers:
   evidence: present in a passage, weighted by how much of the question the passage covers;
   options the passages support equally (often none of them printed verbatim) are told apart
   by the share of their telling numbers the passages print
-  (:func:`littrace.read.choice.printed_support`), then by embedding: the option closest in
+  (:func:`littrace.read.choice.printed_support`), then by the evidence of each claim they
+  make, in the paper it is about (:func:`littrace.read.choice.claim_support`: "(i) GloVe;
+  (ii) Skip-gram" against its swap), then by embedding: the option closest in
   meaning to a passage sentence, weighted by the passage's score; only labels that exist;
 * **freeform**: the chosen option's text, else what the question asks of the bibliography
   entry at the position it names, else the computed value, else the best-supported short
@@ -53,6 +55,7 @@ from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.charts import chart_answer
 from littrace.read.choice import (
     aligned_choice,
+    claim_support,
     printed_support,
     sentence_choice,
     table_contenders,
@@ -303,11 +306,13 @@ def semantic_support(
 
 def supported_option(
     question: Question, data: SynthesisInput, among: Sequence[str] | None = None
-) -> tuple[str, dict[str, float], dict[str, float], dict[str, float]]:
+) -> tuple[str, dict[str, float], dict[str, float], dict[str, float], dict[str, float]]:
     """The best-supported option label (of the labels ``among``, default all), its lexical
     support and, when lexical support ties, the tied options' share of telling numbers the
-    passages print (:func:`littrace.read.choice.printed_support`) and then the options still
-    tied's semantic support (ties left after all go to the earlier label)."""
+    passages print (:func:`littrace.read.choice.printed_support`), then the options still
+    tied's support from the evidence of each claim they make
+    (:func:`littrace.read.choice.claim_support`), then their semantic support (ties left
+    after all go to the earlier label)."""
     passages = _passages(data)
     support = option_support(question, passages)
     order = [
@@ -324,9 +329,14 @@ def supported_option(
             printed = {}  # they tell nothing apart
         else:
             tied = [label for label in tied if printed[label] == max(printed.values())]
+    claimed = claim_support(question, data, tied) if len(tied) > 1 else {}
+    if len(set(claimed.values())) < 2:
+        claimed = {}
+    else:
+        tied = [label for label in tied if claimed[label] == max(claimed.values())]
     semantic = semantic_support(question, passages, data.encoder, tied) if len(tied) > 1 else {}
     chosen = max(tied, key=lambda label: (semantic.get(label, 0.0), -order.index(label)))
-    return chosen, support, printed, semantic
+    return chosen, support, printed, claimed, semantic
 
 
 def _match_option(question: Question, value: Value | str) -> str | None:
@@ -437,11 +447,15 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             chosen, how, step["support"] = windowed.label, windowed.how, windowed.support
             facts.extend(windowed.facts)
         if chosen is None:
-            chosen, step["support"], printed, semantic = supported_option(question, data, among)
+            ranked = supported_option(question, data, among)
+            chosen, step["support"], printed, claimed, semantic = ranked
             how = "evidence support"
             if printed:
                 step["printed_support"] = printed
                 how += ", ties told apart by the numbers the evidence prints"
+            if claimed:
+                step["claim_support"] = claimed
+                how += ", ties told apart by each claim's evidence"
             if semantic:
                 step["semantic_support"] = semantic
                 how += ", ties told apart by embedding"

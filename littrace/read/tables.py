@@ -32,7 +32,6 @@ from littrace.read.text import (
     asking_clause,
     contains_phrase,
     coverage,
-    norm,
     numbers,
     parse_value,
     sentences,
@@ -133,7 +132,8 @@ def assemble_rows(
     schema: list[TableColumn],
     entities: list[tuple[str, dict[str, Any]]],
 ) -> list[dict[str, Any]]:
-    """Typed rows from ``(row key, raw values by column)`` pairs, merged per normalised key.
+    """Typed rows from ``(row key, raw values by column)`` pairs, merged per key (case and
+    spacing aside).
 
     Complementary cells of one key are merged (the first non-null value wins), rows whose
     non-key cells are all null are dropped, and every row has exactly the schema's columns.
@@ -145,7 +145,8 @@ def assemble_rows(
         for name in keys:
             if typed[name] is None:
                 typed[name] = typed_value(key_text, _type_of(schema, name))
-        row_key = norm(" ".join(str(typed[name]) for name in keys))
+        # Keys are told apart as the scorer does (case and spacing aside): "β+" is not "β−".
+        row_key = " ".join(" ".join(str(typed[name]) for name in keys).lower().split())
         held = merged.setdefault(row_key, dict.fromkeys(typed))
         for name, value in typed.items():
             if held[name] is None:

@@ -33,9 +33,12 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])|\n+")
 # Not glued to a word or a dot ("F1", "v2", the "3" of "1.2.3"); a leading-dot decimal
 # (".85") counts.
 _NUMBER = re.compile(
-    r"(?<![\w.])[-+−]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+−]?\d+)?"
+    r"(?<![\w.])[-+−]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
+    r"(?:[eE][-+−]?\d+|(?P<power>\s?[×x·]\s?10(?:\^\{?[-+−]?\d{1,2}\}?|[-−]\d{1,2})(?!\d)))?"
     r"(?P<unit>\s?%)?"
 )
+# "5 × 10−5" as extraction flattens a superscript, or "5×10^{-5}": the power's exponent.
+_POWER_EXPONENT = re.compile(r"10\^?\{?([-+−]?\d{1,2})\}?$")
 STOPWORDS = frozenset(
     [
         "a",
@@ -239,6 +242,10 @@ def numbers(text: str) -> list[Number]:
         raw = match.group(0)
         unit = "%" if match.group("unit") else ""
         digits = raw.replace("%", "").replace(",", "").replace("−", "-").strip()
+        if match.group("power"):
+            mantissa, _, power = digits.partition(match.group("power").strip()[0])
+            exponent = _POWER_EXPONENT.search(power.strip())
+            digits = f"{mantissa.strip()}e{exponent.group(1).replace('−', '-')}" if exponent else ""
         try:
             value = float(digits)
         except ValueError:
@@ -289,7 +296,13 @@ _SPREAD = re.compile(
 
 
 def decimals(printed: str) -> int:
-    """Digits after the decimal point of a printed number (``"42.80"`` -> 2)."""
+    """Digits after the decimal point of a printed number, its power of ten counted
+    (``"42.80"`` -> 2, ``"5 × 10−5"`` -> 5)."""
+    found = numbers(printed)
+    if found and found[0].value and re.search(r"[eE×x·]", found[0].text):
+        mantissa = re.match(r"[-+−]?\d*(?:\.(\d+))?", found[0].text)
+        shown = len(mantissa.group(1) or "") if mantissa else 0
+        return max(0, shown - math.floor(math.log10(abs(found[0].value))))
     match = re.search(r"\.(\d+)", printed)
     return len(match.group(1)) if match else 0
 

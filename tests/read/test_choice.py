@@ -226,3 +226,76 @@ def test_options_stating_several_numbers_are_told_apart_by_the_ones_the_evidence
     assert printed_support(alike, passages) == {}
     words = ask("Which method?", ["DenseX", "SparseSieve"], freeform=False)
     assert printed_support(words, passages) == {}
+
+
+def test_an_option_cut_into_claims_at_semicolons_markers_and_conjoined_values() -> None:
+    from littrace.read.choice import option_claims
+
+    said = option_claims("(i) GloVe; (ii) Skip-gram on NYT")
+    assert [(c.marker, c.text) for c in said] == [("(i)", "GloVe"), ("(ii)", "Skip-gram on NYT")]
+    # Two values joined by "and" are two claims; what follows "so" is inferred, not printed;
+    # the digits of a name ("Qwen3-4B") are no value of their own.
+    said = option_claims("A samples at 0.6 and the Qwen3-4B runs use 0.7, so B is higher")
+    assert [c.text for c in said] == ["A samples at 0.6", "the Qwen3-4B runs use 0.7"]
+    assert [c.text for c in option_claims("Vicuna, at both 7B and 13B")] == [
+        "Vicuna, at both 7B and 13B"
+    ]
+
+
+def _two_papers():  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from littrace.corpus.model import Chunk, PaperRecord
+
+    def paper(paper_id: str, title: str, venue: str, year: int, *prose: str):  # type: ignore[no-untyped-def]
+        base = context(paper_id, title)
+        body = tuple(
+            Chunk(f"{paper_id}#1{i:03d}", paper_id, "body", 3, text, section="3 Method")
+            for i, text in enumerate(prose)
+        )
+        record = PaperRecord(paper_id, title, (), "", venue, year, True)
+        return replace(base, paper=record, chunks=base.chunks + body)
+
+    graph = paper(
+        "g",
+        "Literature Graph",
+        "NAACL",
+        2018,
+        "Our RNN metadata extractor initializes word representations with GloVe vectors.",
+        "Results are reported on Skip-gram baselines elsewhere.",
+    )
+    events = paper(
+        "e",
+        "Event Graphs",
+        "JPCS",
+        2022,
+        "The embedding layer uses Skip-gram embeddings trained on the NYT corpus.",
+        "We compare with GloVe in the appendix of another study.",
+    )
+    return {"g": graph, "e": events}
+
+
+def test_claims_are_checked_in_the_paper_they_are_about() -> None:
+    from littrace.read.choice import claim_support
+
+    contexts = _two_papers()
+    question = ask(
+        "Which embeddings initialize (i) the RNN metadata extractor of the NAACL 2018 paper and "
+        "(ii) the embedding layer of the 2022 JPCS paper?",
+        [
+            "(i) Skip-gram embeddings trained on the NYT corpus; (ii) GloVe",
+            "(i) GloVe; (ii) Skip-gram embeddings trained on the NYT corpus",
+            "Both use GloVe",
+        ],
+        freeform=False,
+    )
+    data = SynthesisInput(question, Plan(), ["g", "e"], contexts, {}, [])
+    support = claim_support(question, data)
+    # Both options print the same two names; only B says each of the paper that prints it.
+    assert support["B"] > support["A"]
+    # "Both" must hold in each paper: GloVe is printed in both, but names the question's
+    # extractor and embedding layer only in one.
+    assert support["B"] > support["C"] > 0
+    # Options making one claim each are left to other evidence.
+    single = ask("Which embeddings?", ["GloVe", "Skip-gram"], freeform=False)
+    assert claim_support(single, data) == {}

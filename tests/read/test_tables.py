@@ -44,11 +44,18 @@ def test_rows_merge_complementary_cells_and_drop_empty_ones() -> None:
         schema,
         [
             ("DenseX", {"nDCG@10 on SciDocs-S": "38.5"}),
-            ("densex", {"Params": "110M"}),  # the same row key, normalised
+            ("densex ", {"Params": "110M"}),  # the same row key, case and spacing aside
             ("Ghost", {}),  # nothing known: dropped
+            # Keys that differ in a sign are different rows, as the scorer keys them.
+            ("β+", {"Params": "5"}),
+            ("β−", {"Params": "6"}),
         ],
     )
-    assert rows == [{"Method": "DenseX", "nDCG@10 on SciDocs-S": 38.5, "Params": 110.0}]
+    assert rows == [
+        {"Method": "DenseX", "nDCG@10 on SciDocs-S": 38.5, "Params": 110.0},
+        {"Method": "β+", "nDCG@10 on SciDocs-S": None, "Params": 5.0},
+        {"Method": "β−", "nDCG@10 on SciDocs-S": None, "Params": 6.0},
+    ]
 
 
 def test_the_listed_rows_fix_the_ledger_and_each_row_reads_its_own_paper() -> None:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from littrace.read.text import asking_clause, asking_sentence, first_number, numbers, parse_value
+from littrace.read.text import (
+    asking_clause,
+    asking_sentence,
+    first_number,
+    numbers,
+    parse_value,
+    same_number,
+)
 
 
 @pytest.mark.parametrize(
@@ -20,7 +27,8 @@ from littrace.read.text import asking_clause, asking_sentence, first_number, num
         (".85", (0.85, 2)),
         ("-.5", (-0.5, 1)),
         ("45 %", (45.0, 0)),
-        ("1e-3", (0.001, 0)),
+        ("1e-3", (0.001, 3)),
+        ("5 × 10−5", (5e-05, 5)),
         ("~91.4±0.3", (91.4, 1)),
         ("n/a", None),
         ("", None),
@@ -89,3 +97,11 @@ def test_the_asking_clause_is_the_one_its_question_word_opens() -> None:
     assert asking_sentence("") == ""
     # A preposition may lead the question word.
     assert asking_clause("On ChemProt, by how much does A beat B?") == "by how much does A beat B?"
+
+
+def test_numbers_read_a_power_of_ten_as_one_value_and_same_number_tells_them_apart() -> None:
+    # Extraction flattens the superscript of "5 × 10^-5" into "5 × 10−5".
+    found = numbers("the learning rate is 5 × 10−5, then 7×10^{-5}; a 3 x 10 grid")
+    assert [n.value for n in found] == [5e-05, 7e-05, 3.0, 10.0]
+    assert same_number(5e-05, "5 × 10−5") and not same_number(7e-05, "5 × 10−5")
+    assert same_number(5e-05, "5e-5")
