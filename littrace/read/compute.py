@@ -1,9 +1,15 @@
 """Computed answers from two aligned table cells: "by how many points does A exceed B".
 
 The operands are the two cells the question names best that share a row or a column (the
-two methods of one column, the two settings of one row): among the best-aligned cells
-(:func:`littrace.read.units.align`), the pair with the highest summed alignment. The answer is
+two methods of one column, the two settings of one row), or one cell of each of two papers:
+among the best-aligned cells of each paper (:func:`littrace.read.units.align`, each paper read
+with its own view of the question), the pair with the highest summed alignment. The answer is
 their absolute difference, printed with the operands' decimals ("83.64" - "79.14" = "4.50").
+
+Multiple-choice options that are differences are checked the same way: the pair whose
+difference is an option, each operand scored against the best-named cell of its own paper
+(papers name what they measure in their own words: "S2ORC-SciBERT" for "the corpus-pretrained
+model").
 
 Example:
     >>> computed = difference(question, data)  # doctest: +SKIP
@@ -14,12 +20,13 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from littrace.read.choice import table_units
+from littrace.read.choice import TableUnits, table_units
 from littrace.read.model import Fact, SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import asking_clause, asking_sentence, decimals, numbers
+from littrace.read.text import asking_clause, asking_sentence, decimals, numbers, same_number
 from littrace.read.units import (
     TableCell,
     align,
@@ -29,6 +36,7 @@ from littrace.read.units import (
     question_terms,
     subject_terms,
 )
+from littrace.read.views import paper_views
 
 __all__ = ["Computed", "asks_difference", "difference"]
 
@@ -51,6 +59,8 @@ _TOP_CELLS = 40
 # Each operand must be named this well by the question (alignment score), or the numbers
 # the question compares are not in a table (they may be in its prose).
 _MIN_OPERAND = 0.2
+# Or, when the difference is one of the options, named this well against its paper's best.
+_MIN_RELATIVE = 0.4
 
 
 @dataclass(frozen=True)
@@ -86,52 +96,106 @@ def _compared(
     )
 
 
-def difference(data: SynthesisInput) -> Computed | None:
-    """|a - b| of the two cells of one row or column the question names best."""
-    if not asks_difference(data.question.question):
-        return None
+@dataclass(frozen=True)
+class Aligned:
+    """A cell the question names: how well, in which table, whether the question asks for a
+    count, and how well against the best-named cell of its paper."""
+
+    score: float
+    table: TableUnits
+    cell: TableCell
+    counts: bool
+    relative: float
+
+
+def _aligned_cells(data: SynthesisInput) -> list[Aligned]:
+    """The cells the question names best, per paper (each read with its own view of the
+    question, :mod:`littrace.read.views`)."""
     text = data.question.question
-    wanted = question_terms(text)
-    # What only the sentences before the asking one name (the paper described) counts half.
-    focus = question_terms(asking_sentence(text))
-    scored = []
-    for table in table_units(data.question, data):
-        subject = subject_terms(subject_name(table.context), text)
-        named, asked = own_named(wanted, subject, text), own_named(focus, subject, text)
+    tables = table_units(data.question, data)
+    views = paper_views(text, [table.context.paper for table in tables])
+    scored: dict[str, list[tuple[float, TableUnits, TableCell, bool]]] = {}
+    for table in tables:
+        view = views.get(table.context.paper_id, text)
+        # What only the sentences before the asking one name (the paper described) counts half.
+        wanted, focus = question_terms(view), question_terms(asking_sentence(view))
+        subject = subject_terms(subject_name(table.context), view)
+        named, asked = own_named(wanted, subject, view), own_named(focus, subject, view)
+        counts = _MAGNITUDE_ASKED.search(asking_clause(view)) is not None
         for cell in table.cells:
             if cell.value is not None:
                 score = align(named, cell, subject, asked).score * table.weight
                 if score > 0:
-                    scored.append((score, table, cell))
-    counts = _MAGNITUDE_ASKED.search(asking_clause(text)) is not None
-    scored.sort(key=lambda item: -item[0])
-    top = scored[:_TOP_CELLS]
-    best = None
-    for i, (score_a, table_a, a) in enumerate(top):
-        for score_b, table_b, b in top[i + 1 :]:
-            if table_a is not table_b or a.value == b.value:
-                continue
-            if a.row_path != b.row_path and a.column_path != b.column_path:
-                continue
-            # Only like quantities subtract: not a parameter count ("1.1B") from a score, nor
-            # two counts ("1.1B" and "5.9B") unless the question asks for a count.
-            unit = _unit(a.text)
-            if unit != _unit(b.text) or (unit.upper() in _MAGNITUDES and not counts):
-                continue
-            if not _compared(a, b, named, subject) or not _compared(b, a, named, subject):
-                continue
-            pair = (score_a + score_b, min(score_a, score_b))
-            if best is None or pair > best[0]:
-                best = (pair, table_a, a, b)
-    if best is None or best[0][1] < _MIN_OPERAND:
+                    scored.setdefault(table.context.paper_id, []).append(
+                        (score, table, cell, counts)
+                    )
+    top = []
+    for found in scored.values():
+        found.sort(key=lambda item: -item[0])
+        # Papers describe themselves in their own words: an operand of another paper is
+        # named as well as that paper's cells are named at best.
+        top += [Aligned(*item, item[0] / found[0][0]) for item in found[:_TOP_CELLS]]
+    return sorted(top, key=lambda item: -item.score)
+
+
+def _subtractable(a: Aligned, b: Aligned) -> bool:
+    """Whether two aligned cells are the operands of a difference the question asks for:
+    in one table, two cells of one row or column, each with a label the question names and
+    the other lacks; across papers, any two; like quantities only (not a parameter count
+    "1.1B" from a score, nor two counts unless the question asks for a count)."""
+    table_a, cell_a, table_b, cell_b = a.table, a.cell, b.table, b.cell
+    if cell_a.value == cell_b.value:
+        return False
+    unit = _unit(cell_a.text)
+    if unit != _unit(cell_b.text) or (unit.upper() in _MAGNITUDES and not a.counts):
+        return False
+    if table_a.context.paper_id != table_b.context.paper_id:
+        return True
+    if table_a is not table_b:
+        return False
+    return cell_a.row_path == cell_b.row_path or cell_a.column_path == cell_b.column_path
+
+
+def difference(data: SynthesisInput, options: Sequence[str] = ()) -> Computed | None:
+    """|a - b| of the two cells the question names best that it compares (one row or column
+    of a table, or one cell of each paper); with ``options``, of the best pair whose
+    difference is one of them, printed as the option is."""
+    if not asks_difference(data.question.question):
         return None
-    _, table, a, b = best
+    text = data.question.question
+    wanted = question_terms(text)
+    top = _aligned_cells(data)
+    best = None
+    for i, first in enumerate(top):
+        for second in top[i + 1 :]:
+            if not _subtractable(first, second):
+                continue
+            a, b = first.cell, second.cell
+            assert a.value is not None and b.value is not None
+            if first.table is second.table:
+                subject = subject_terms(subject_name(first.table.context), text)
+                named = own_named(wanted, subject, text)
+                if not _compared(a, b, named, subject) or not _compared(b, a, named, subject):
+                    continue
+            gap = abs(a.value - b.value)
+            printed = next((o for o in options if same_number(gap, o)), None)
+            if options and printed is None:
+                continue
+            # Checked against the options, each operand need only be among the cells its
+            # paper's words name best; else it must be named outright.
+            scores = (first.relative, second.relative) if options else (first.score, second.score)
+            pair = (sum(scores), min(scores))
+            if best is None or pair > best[0]:
+                best = (pair, first.table, a, second.table, b, printed)
+    if best is None or best[0][1] < (_MIN_RELATIVE if options else _MIN_OPERAND):
+        return None
+    _, table_a, a, table_b, b, printed = best
     assert a.value is not None and b.value is not None
     places = max(decimals(a.text), decimals(b.text))
     gap = abs(a.value - b.value)
     how = (
-        f"|{a.text} - {b.text}|: {table.obj.scorer_id} "
-        f"{a.row_path}/{a.column_path} and {b.row_path}/{b.column_path}"
+        f"|{a.text} - {b.text}|: {table_a.obj.scorer_id} {a.row_path}/{a.column_path} and "
+        f"{table_b.obj.scorer_id} {b.row_path}/{b.column_path}"
     )
-    facts = [table.fact(a), table.fact(b)]
-    return Computed(f"{gap:.{places}f}", round(gap, places), how, facts)
+    facts = [table_a.fact(a), table_b.fact(b)]
+    return Computed(printed or f"{gap:.{places}f}", round(gap, places), how, facts)

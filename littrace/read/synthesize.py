@@ -18,7 +18,9 @@ in the localized sentences) and answers:
 * **multiple choice**: the option aligned with table cells or bibliography entries
   (:mod:`littrace.read.choice`), else the factor a located equation prints before a symbol
   the question names, else the object id the localizer found, else the option equal to the
-  computed value (numbers compared numerically at the option's printed precision); failing
+  computed value (numbers compared numerically at the option's printed precision), else the
+  option that is the difference of two cells the question names (one of each paper, when it
+  compares papers; :func:`littrace.read.compute.difference`); failing
   those, among the options whose table cells align nearly as well as the best one's
   (:func:`littrace.read.choice.table_contenders`; all options when no cell prints them): the
   option printed in the sentence window naming most of the question's rarer terms
@@ -438,6 +440,14 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         if chosen is None and value is not None:
             chosen = _match_option(question, value)
             how = "computed value" if chosen else how
+        if chosen is None:
+            # The operands whose difference is one of the options, when the best-named
+            # pair's is none of them.
+            operands = difference(data, [o.text for o in question.multiple_choice_options])
+            chosen = _match_option(question, operands.text) if operands else None
+            if operands is not None and chosen is not None:
+                how = f"computed value among the options: {operands.how}"
+                facts.extend(operands.facts)
         step: dict[str, Any] = {"step": "multiple_choice"}
         among = table_contenders(question, data) if chosen is None else None
         if among is not None and len(among) < len(question.multiple_choice_options):

@@ -129,3 +129,33 @@ def test_the_two_operands_differ_in_what_the_question_names() -> None:
     # Not ViCLIP's top-1 against its own average (what sets them apart, "avg.", is not asked),
     # and the frame count "8", not the "1" of "top-1".
     assert found is not None and found.text == "6.3"  # 60.6 - 54.3
+
+
+def test_options_are_checked_as_differences_of_one_cell_of_each_paper() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.model import PaperRecord
+
+    scibert = context(cells=SCIBERT, method="SciBERT")
+    scibert = replace(scibert, paper=PaperRecord("p1", "SciBERT", (), "", "EMNLP", 2019, True))
+    corpus = (
+        ("Dataset", "Task", "Corpus-BERT"),
+        ("ChemProt", "REL", "84.59 ± 0.93"),
+        ("SciERC", "REL", "81.77 ± 1.64"),
+    )
+    s2orc = context("p2", method="Corpus-BERT", cells=corpus)
+    s2orc = replace(s2orc, paper=PaperRecord("p2", "Corpus-BERT", (), "", "ACL", 2020, True))
+    question = ask(
+        "The ACL 2020 paper pretrains its own BERT on a corpus. On ChemProt, by how many "
+        "points does its mean score exceed the finetuned SciBERT of the EMNLP 2019 paper?",
+        ["5.45", "0.93", "7.91", "0.95"],
+    )
+    data = SynthesisInput(question, Plan(), ["p1", "p2"], {"p1": scibert, "p2": s2orc}, {}, [])
+    # 84.59 - 83.64, one cell of each paper: each named as well as its paper's cells are.
+    found = difference(data, [o.text for o in question.multiple_choice_options or []])
+    assert found is not None and found.text == "0.95"
+    assert {fact.paper_id for fact in found.facts} == {"p1", "p2"}
+    # Without the options to check, an operand must be named outright: the corpus paper's
+    # column is named by none of the question's words.
+    unchecked = difference(data)
+    assert unchecked is None or unchecked.text != "0.95"
