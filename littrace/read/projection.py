@@ -12,7 +12,8 @@ Rows are the table's rows, narrowed by what the question names: rows whose own l
 names (any of the entities it enumerates, else at least two labels it names in full), and rows holding a text
 value it names (a condition such as "whose application domain is Human Activity
 Recognition"). A row's key is its innermost label as printed (NFKC-normalised, so "β₊"
-reads "β+").
+reads "β+"), or, when the rows kept share it ("SFT | QFFT | ∆" under each training set), the
+innermost label that tells them apart.
 
 Example:
     >>> from littrace.schema import TableColumn
@@ -212,6 +213,19 @@ def _condition_rows(
     return [path for path in rows if path in kept], ", ".join(text for text, _ in named)
 
 
+def _key_level(paths: Sequence[tuple[str, ...]]) -> int:
+    """The path level that keys the rows: the innermost label, unless the rows share it
+    ("SFT | QFFT | ∆" repeated under "S1.1", "LIMO", ...), then the innermost level whose
+    labels tell every row apart."""
+    if len({path[-1] for path in paths}) == len(paths):
+        return -1
+    depth = min((len(path) for path in paths), default=0)
+    for level in range(-2, -depth - 1, -1):
+        if len({path[level] for path in paths}) == len(paths):
+            return level
+    return -1
+
+
 def _project_cells(
     cells: list[TableCell],
     schema: list[TableColumn],
@@ -241,9 +255,10 @@ def _project_cells(
     )
     if conditioned:
         kept, narrowed_by = conditioned, f"rows holding {condition!r}"
+    level = _key_level(kept)
     projected = [
         ProjectedRow(
-            printed_label(path[-1]),
+            printed_label(path[level]),
             path,
             {name: rows[path][j] for name, j in mapped.items() if j in rows[path]},
         )

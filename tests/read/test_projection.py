@@ -230,3 +230,31 @@ def test_rows_cited_after_their_labels_and_columns_in_percent_read_as_printed() 
         ("Wukong", "69.4%"),
         ("LAION-multi", "85.0%"),
     ]
+
+
+# arxiv2025 QFFT Table 6 (page 20), as extracted and cut to two blocks: each training set's
+# label printed once beside the middle row of its "SFT | QFFT | ∆" block.
+BLOCKS = (
+    ("", "", "AIME24", "AIME24"),
+    ("Data", "Method", "", ""),
+    ("", "", "Acc", "RAK"),
+    ("", "SFT", "19.0", "0.5"),
+    ("S1.1", "QFFT", "20.6", "29.6"),
+    ("", "∆", "+1.6", "+29.1"),
+    ("", "SFT", "19.1", "0.0"),
+    ("LIMO", "QFFT", "19.6", "28.9"),
+    ("", "∆", "+0.5", "+28.9"),
+)
+
+
+def test_rows_sharing_their_innermost_label_are_keyed_by_the_level_that_tells_them_apart() -> None:
+    schema = [
+        TableColumn(name="Data", type="string", is_row_key=True),
+        TableColumn(name="AIME24 Acc", type="number", is_row_key=False),
+    ]
+    found = project(BLOCKS, schema, "Give the SFT AIME24 accuracy of each training dataset.")
+    assert found is not None
+    assert [(row.key, row.values["AIME24 Acc"].text) for row in found.rows] == [
+        ("S1.1", "19.0"),
+        ("LIMO", "19.1"),
+    ]
