@@ -43,6 +43,7 @@ from littrace.read.units import (
     label_share,
     marks_own,
     path_score,
+    printed_as,
     question_terms,
     refers_to_own,
     table_cells,
@@ -153,11 +154,13 @@ def _named_rows(
     question: frozenset[str],
     entities: Sequence[str],
     question_text: str = "",
+    subject: str = "",
 ) -> list[tuple[str, ...]]:
     """Rows whose innermost label the question names in full (two or more), or that match
-    one of the question's enumerated entities; with them, the rows the table marks as the
-    paper's own when the question points at its own method without naming it ("ViT-22B and
-    the paper's own encoder" reads "InternViT-6B (ours)")."""
+    one of the question's enumerated entities; with them, the rows of the paper's own method
+    (marked "(ours)" or printing its ``subject``, "QFFT") when the question points at it
+    without naming it ("ViT-22B and the paper's own encoder" reads "InternViT-6B (ours)");
+    those rows alone when it names no other ("for its own method, give ...")."""
     wanted = [question_terms(entity) for entity in entities]
     listed = [
         path
@@ -165,10 +168,17 @@ def _named_rows(
         if any(label_share(path[-1], terms_) >= 1.0 for terms_ in wanted)
         or any(label_share(entity, question_terms(path[-1])) >= 1.0 for entity in entities)
     ]
+    owned = [
+        path
+        for path in rows
+        if marks_own(path[-1]) or (subject and printed_as(printed_label(path[-1]), subject))
+    ]
     if listed:
         if refers_to_own(question_text):
-            listed += [p for p in rows if p not in listed and marks_own(p[-1])]
+            listed += [p for p in owned if p not in listed]
         return listed
+    if refers_to_own(question_text) and owned and len(owned) < len(rows):
+        return owned
     # A row is named by the words that tell it from the others: "tuning", printed in most
     # labels of "Prompt Tuning | P-Tuning | Prefix Tuning", names none of them. A one-letter
     # label ("β" of "β+") is named by too many words to narrow anything.
@@ -231,6 +241,7 @@ def _project_cells(
     schema: list[TableColumn],
     question_text: str,
     entities: Sequence[str],
+    subject: str = "",
 ) -> tuple[list[ProjectedRow], dict[str, tuple[str, ...]], float, str]:
     question = asked_terms(question_text)
     keys = [column for column in schema if column.is_row_key] or schema[:1]
@@ -247,7 +258,9 @@ def _project_cells(
             rows.setdefault(cell.row_path, {})[cell.column] = cell
     kept = [path for path in rows if not values or any(j in rows[path] for j in mapped.values())]
     narrowed_by = ""
-    named = _named_rows({path: rows[path] for path in kept}, question, entities, question_text)
+    named = _named_rows(
+        {path: rows[path] for path in kept}, question, entities, question_text, subject
+    )
     if named:
         kept, narrowed_by = named, NAMED_ROWS
     conditioned, condition = _condition_rows(
@@ -272,15 +285,19 @@ def project(
     schema: list[TableColumn],
     question_text: str,
     entities: Sequence[str] = (),
+    subject: str = "",
 ) -> Projection | None:
     """The schema read off ``grid`` in the orientation whose headers carry it best, or None
-    when no header names any value column."""
+    when no header names any value column (``subject``: the name of what the paper
+    introduces, whose rows are its own method's)."""
     best: Projection | None = None
     for flipped in (False, True):
         cells = table_cells(transposed(grid) if flipped else grid)
         if not cells:
             continue
-        rows, columns, fit, narrowed_by = _project_cells(cells, schema, question_text, entities)
+        rows, columns, fit, narrowed_by = _project_cells(
+            cells, schema, question_text, entities, subject
+        )
         if not rows or fit <= 0:
             continue
         if best is None or fit > best.fit:

@@ -248,7 +248,9 @@ def best_projection(
     }
     best: tuple[tuple[float, float], PaperObject, Projection] | None = None
     for obj in paper_tables(context):
-        found = project(obj.cells, schema, data.question.question, data.plan.rows)
+        found = project(
+            obj.cells, schema, data.question.question, data.plan.rows, subject_name(context)
+        )
         if found is None:
             continue
         headers = " ".join(" ".join(path) for path in found.columns.values())

@@ -825,9 +825,11 @@ def question_terms(text: str) -> frozenset[str]:
     return frozenset(_tokens(text))
 
 
-# A contrast names what is not asked: "when frozen rather than finetuned".
+# A contrast names what is not asked: "when frozen rather than finetuned", "its own method
+# (not SFT)".
 _CONTRAST = re.compile(
-    r"\b(?:rather than|instead of|as opposed to)\s+((?:[\w@.+-]+\s*){1,4}?)(?=[,;:?.)]|$|\s+(?:and|or|but|in|on|for|of)\b)",
+    r"(?:\b(?:rather than|instead of|as opposed to)|(?<=\()not)\s+((?:[\w@.+-]+\s*){1,4}?)"
+    r"(?=[,;:?.)]|$|\s+(?:and|or|but|in|on|for|of)\b)",
     re.IGNORECASE,
 )
 

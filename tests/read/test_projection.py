@@ -258,3 +258,21 @@ def test_rows_sharing_their_innermost_label_are_keyed_by_the_level_that_tells_th
         ("S1.1", "19.0"),
         ("LIMO", "19.1"),
     ]
+
+
+def test_the_papers_own_method_keeps_its_rows_and_a_method_set_aside_names_none() -> None:
+    schema = [
+        TableColumn(name="Data", type="string", is_row_key=True),
+        TableColumn(name="AIME24 Acc", type="number", is_row_key=False),
+    ]
+    # "(not SFT)" sets SFT aside; "its own method" is the paper's subject, printed as "QFFT".
+    question = "For its own method (not SFT), give the AIME24 accuracy of each training dataset."
+    found = project(BLOCKS, schema, question, subject="QFFT")
+    assert found is not None
+    assert [(row.key, row.values["AIME24 Acc"].text) for row in found.rows] == [
+        ("S1.1", "20.6"),
+        ("LIMO", "19.6"),
+    ]
+    # Without knowing the paper's subject, its rows are not told from the baseline's.
+    unknown = project(BLOCKS, schema, question)
+    assert unknown is not None and len(unknown.rows) == 6

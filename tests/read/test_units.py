@@ -118,6 +118,9 @@ def test_a_contrast_is_not_asked() -> None:
     assert "frozen" in asked and not any(term.startswith("finetun") for term in asked)
     both = asked_terms("Finetuned scores: which is higher finetuned rather than frozen?")
     assert "finetun" in both and "frozen" not in both
+    # A method set aside in parentheses is not asked; a "not" in the sentence's run is.
+    assert "sft" not in asked_terms("For its own method (not SFT), give the accuracy.")
+    assert "sft" in asked_terms("Which model is not SFT?")
 
 
 # MONAQ's ablation table: each task's header printed near the middle of its three columns,
