@@ -11,6 +11,9 @@ concerns it:
   selected paper: a year of one of them, with the venue printed beside it when there is one
   ("NAACL 2018", "a 2022 arXiv paper"); a year inside a citation ("Ammar et al., 2018")
   dates a cited work, not a mention;
+* an item of an enumeration ("(i) the metadata extractor of the NAACL 2018 paper and (ii) the
+  embedding layer of the 2022 JPCS paper") that mentions one work is one part, the words
+  before its mention included;
 * a part that mentions a paper belongs to it: to the papers of that year (versions of one
   work count as one paper), narrowed by the venue; a part that mentions none belongs to
   every paper ("How many participants took part?");
@@ -30,7 +33,7 @@ Example:
     >>> question = ("Give (a) the ACL 2020 paper's author accuracy and (b) the NAACL 2018 "
     ...             "paper's Bag of Concepts F1. Answer in points.")
     >>> paper_views(question, [acl, naacl])["n"]
-    "Give (a) the NAACL 2018 paper's Bag of Concepts F1. Answer in points."
+    "Give (b) the NAACL 2018 paper's Bag of Concepts F1. Answer in points."
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ _YEAR = re.compile(r"(?<![\w.])((?:19|20)\d\d)(?![\w.])")
 _CITED_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][\w'’-]+\s+(?:and|&)\s+[A-Z][\w'’-]+),?\s*\(?$")
 _ET_AL_END = re.compile(r"\bet\s+al\.$")
 _WORD = re.compile(r"[^\W_][\w-]*")
+# An item marker of an enumeration in running text: "(a)", "(ii)", "(2)".
+_ENUMERATION = re.compile(r"(?:(?<=\s)|^)\((?:[ivx]{1,4}|[a-h]|\d)\)(?=\s)")
 
 
 @dataclass(frozen=True)
@@ -101,17 +106,41 @@ def _sentences(question: str) -> list[str]:
     return found
 
 
+def _by_mention(text: str, papers: Sequence[PaperRecord]) -> list[Part]:
+    """``text`` cut before each mention of a selected work."""
+    mentions = _mentions(text, papers)
+    cuts = [0, *(start for start, _ in mentions), len(text)]
+    owners = [frozenset[str](), *(works for _, works in mentions)]
+    return [
+        Part(piece, works)
+        for (begin, end), works in zip(pairwise(cuts), owners, strict=True)
+        if (piece := text[begin:end].strip())
+    ]
+
+
+def _enumerated(sentence: str) -> list[str]:
+    """``sentence`` cut before each item of an enumeration ("(i) ... and (ii) ..."), when it
+    has two or more; else the sentence whole."""
+    starts = [match.start() for match in _ENUMERATION.finditer(sentence)]
+    if len(starts) < 2:
+        return [sentence]
+    cuts = [0, *starts, len(sentence)]
+    return [sentence[begin:end] for begin, end in pairwise(cuts)]
+
+
 def question_parts(question: str, papers: Sequence[PaperRecord]) -> list[Part]:
     """``question`` cut into parts, each with the works it mentions (see the module doc)."""
     parts = []
     for sentence in _sentences(question):
-        mentions = _mentions(sentence, papers)
-        cuts = [0, *(start for start, _ in mentions), len(sentence)]
-        owners = [frozenset[str](), *(works for _, works in mentions)]
-        for (begin, end), works in zip(pairwise(cuts), owners, strict=True):
-            text = sentence[begin:end].strip()
-            if text:
-                parts.append(Part(text, works))
+        for item in _enumerated(sentence):
+            pieces = _by_mention(item, papers)
+            owners = {piece.works for piece in pieces if piece.works}
+            if item != sentence and len(owners) == 1 and _ENUMERATION.match(item.strip()):
+                # An enumerated item is about the one work it mentions, whatever precedes
+                # the mention: "(ii) the embedding layer of the 2022 JPCS paper".
+                parts.append(Part(item.strip(), owners.pop()))
+            else:
+                parts += pieces
     return parts
 
 

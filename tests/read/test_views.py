@@ -19,11 +19,18 @@ def test_each_paper_keeps_its_own_part_and_the_shared_ones() -> None:
         "Report (a) the ACL 2020 paper's author accuracy on LaTeX parses and (b) the "
         "NAACL 2018 paper's Bag of Concepts F1. Answer both in points."
     )
+    # Each item of the enumeration is its paper's, the words before the mention included.
     assert question_parts(question, [ACL, NAACL]) == [
-        Part("Report (a) the", frozenset()),
-        Part("ACL 2020 paper's author accuracy on LaTeX parses and (b) the", ACL_WORK),
-        Part("NAACL 2018 paper's Bag of Concepts F1.", NAACL_WORK),
+        Part("Report", frozenset()),
+        Part("(a) the ACL 2020 paper's author accuracy on LaTeX parses and", ACL_WORK),
+        Part("(b) the NAACL 2018 paper's Bag of Concepts F1.", NAACL_WORK),
         Part("Answer both in points.", frozenset()),
+    ]
+    # Without an enumeration, a part runs from one mention to the next.
+    plain = question.replace("(a) ", "").replace("(b) ", "")
+    assert question_parts(plain, [ACL, NAACL])[:2] == [
+        Part("Report the", frozenset()),
+        Part("ACL 2020 paper's author accuracy on LaTeX parses and the", ACL_WORK),
     ]
     views = paper_views(question, [ACL, NAACL])
     assert "Bag of Concepts" in views["naacl"] and "LaTeX" not in views["naacl"]
