@@ -77,7 +77,7 @@ from littrace.read.units import (
     subject_terms,
     table_cells,
 )
-from littrace.read.views import paper_views, question_parts
+from littrace.read.views import ENUMERATION_ITEM, paper_views, question_parts
 from littrace.schema import Question
 
 __all__ = [
@@ -446,6 +446,19 @@ def _windows(data: SynthesisInput) -> list[_Window]:
     return windows
 
 
+def _rarity(asked: Sequence[str], windows: Sequence[_Window]) -> dict[str, float]:
+    """Each asked term's weight: its rarity (IDF) among what the windows name."""
+    frequency = {t: sum(t in w.own for w in windows) for t in asked}
+    return {t: math.log((len(windows) + 1) / (frequency[t] + 0.5)) for t in asked}
+
+
+def _window_score(window: _Window, weight: dict[str, float]) -> float:
+    """The weight of the terms ``window`` names, those only its neighbours name at half."""
+    named = sum(w for t, w in weight.items() if t in window.own)
+    nearby = sum(w for t, w in weight.items() if t in window.around - window.own)
+    return named + _NEIGHBOUR_WEIGHT * nearby
+
+
 def _prints(sentence: str, option: str) -> bool:
     printed = numbers(option)
     if printed and len(terms(option)) <= len(printed):
@@ -466,8 +479,7 @@ def sentence_choice(
         return None
     told = frozenset(t for o in every for t in terms(o.text))
     asked = [t for t in dict.fromkeys(terms(question.question)) if t not in told]
-    frequency = {t: sum(t in w.own for w in windows) for t in asked}
-    weight = {t: math.log((len(windows) + 1) / (frequency[t] + 0.5)) for t in asked}
+    weight = _rarity(asked, windows)
     total = sum(weight.values())
     if total <= 0:
         return None
@@ -477,9 +489,7 @@ def sentence_choice(
         for option in options:
             if not _prints(window.text, option.text):
                 continue
-            named = sum(w for t, w in weight.items() if t in window.own)
-            nearby = sum(w for t, w in weight.items() if t in window.around - window.own)
-            score = round((named + _NEIGHBOUR_WEIGHT * nearby) / total, 4)
+            score = round(_window_score(window, weight) / total, 4)
             if score > support[option.label]:
                 support[option.label], grounds[option.label] = score, window
     label = _winner(support, _SENTENCE_MARGIN)
@@ -554,9 +564,9 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
 
 
 # An enumeration marker that says which of several things a claim is about: "(i)", "(b)".
-_MARKER = re.compile(r"\((?:[ivx]{1,4}|[a-h]|\d)\)\s*")
+_MARKER = re.compile(rf"{ENUMERATION_ITEM}\s*")
 # A claim part ends at a semicolon or where the next marked one begins.
-_CLAIM_END = re.compile(r";\s*|\s*(?=\((?:[ivx]{1,4}|[a-h]|\d)\)\s)")
+_CLAIM_END = re.compile(rf";\s*|\s*(?={ENUMERATION_ITEM}\s)")
 # A claim said of every paper at once.
 _EVERY = re.compile(r"\b(?:both|each|all|same)\b", re.IGNORECASE)
 # What follows "so" is inferred from the claims, not printed anywhere.
@@ -604,11 +614,13 @@ def _marked_segment(question: str, marker: str) -> str:
     return rest[: following.start()] if following else rest
 
 
-def _claim_papers(claim: Claim, question: str, data: SynthesisInput) -> tuple[list[str], str]:
+def _claim_papers(
+    claim: Claim, question: str, contexts: Sequence[PaperContext], views: dict[str, str]
+) -> tuple[list[str], str]:
     """The selected papers a claim is about, and the question text it answers: the paper
     the question mentions after the claim's marker, else the papers whose view of the
-    question (:mod:`littrace.read.views`) shares most of the claim's words, else all."""
-    contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
+    question (``views``, :mod:`littrace.read.views`) shares most of the claim's words, else
+    all."""
     segment = _marked_segment(question, claim.marker)
     if segment:
         works = {
@@ -617,7 +629,6 @@ def _claim_papers(claim: Claim, question: str, data: SynthesisInput) -> tuple[li
         about = [c.paper_id for c in contexts if norm(c.paper.title) in works]
         if about:
             return about, segment
-    views = paper_views(question, [c.paper for c in contexts])
     held = {paper_id: set(terms(view)) for paper_id, view in views.items()}
     shared = set.intersection(*held.values()) if held else set()
     said = set(terms(_without_numbers(claim.text))) - shared
@@ -659,34 +670,30 @@ def claim_support(
     if not options or all(len(found) < 2 for found in claims.values()):
         return {}
     windows = _windows(data) + _cell_windows(table_units(question, data))
-    frequency: dict[str, int] = {}
-    for window in windows:
-        for term in window.own:
-            frequency[term] = frequency.get(term, 0) + 1
+    values = [[n.value for n in numbers(window.text)] for window in windows]
+    contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
+    views = paper_views(question.question, [c.paper for c in contexts])
     told = frozenset(t for o in options for t in terms(o.text))
     support = {}
     for option in options:
         scores = []
         for claim in claims[option.label]:
-            papers, asked_text = _claim_papers(claim, question.question, data)
+            papers, asked_text = _claim_papers(claim, question.question, contexts, views)
             asked = [t for t in dict.fromkeys(terms(asked_text)) if t not in told]
-            weight = {t: math.log((len(windows) + 1) / (frequency.get(t, 0) + 0.5)) for t in asked}
+            weight = _rarity(asked, windows)
             total = sum(weight.values())
             printed = _values(claim.text)
             words = set(terms(_EVERY.sub("", _without_numbers(claim.text)))) - set(asked)
             best = dict.fromkeys(papers, 0.0)
-            for window in windows:
+            for window, held in zip(windows, values, strict=True):
                 if window.paper_id not in best or total <= 0:
                     continue
                 if printed:
-                    held = [n.value for n in numbers(window.text)]
                     if not all(any(same_number(v, p.text) for v in held) for p in printed):
                         continue
                 elif not words or len(words & (window.own | window.around)) < 0.5 * len(words):
                     continue
-                named = sum(w for t, w in weight.items() if t in window.own)
-                nearby = sum(w for t, w in weight.items() if t in window.around - window.own)
-                score = (named + _NEIGHBOUR_WEIGHT * nearby) / total
+                score = _window_score(window, weight) / total
                 best[window.paper_id] = max(best[window.paper_id], score)
             # "Both use GloVe" must hold in each paper, not in one of them.
             every = len(best) > 1 and _EVERY.search(claim.text)

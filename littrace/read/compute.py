@@ -165,6 +165,13 @@ def difference(data: SynthesisInput, options: Sequence[str] = ()) -> Computed | 
     text = data.question.question
     wanted = question_terms(text)
     top = _aligned_cells(data)
+    # What the question names of each paper, for telling two cells of one table apart.
+    told: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+    for item in top:
+        paper_id = item.table.context.paper_id
+        if paper_id not in told:
+            subject = subject_terms(subject_name(item.table.context), text)
+            told[paper_id] = (own_named(wanted, subject, text), subject)
     best = None
     for i, first in enumerate(top):
         for second in top[i + 1 :]:
@@ -173,8 +180,7 @@ def difference(data: SynthesisInput, options: Sequence[str] = ()) -> Computed | 
             a, b = first.cell, second.cell
             assert a.value is not None and b.value is not None
             if first.table is second.table:
-                subject = subject_terms(subject_name(first.table.context), text)
-                named = own_named(wanted, subject, text)
+                named, subject = told[first.table.context.paper_id]
                 if not _compared(a, b, named, subject) or not _compared(b, a, named, subject):
                     continue
             gap = abs(a.value - b.value)

@@ -39,6 +39,8 @@ _NUMBER = re.compile(
 )
 # "5 × 10−5" as extraction flattens a superscript, or "5×10^{-5}": the power's exponent.
 _POWER_EXPONENT = re.compile(r"10\^?\{?([-+−]?\d{1,2})\}?$")
+# What a number printed with a power of ten holds ("1e-5", "5 × 10−5").
+_POWER_MARK = re.compile(r"[eE×x·]")
 STOPWORDS = frozenset(
     [
         "a",
@@ -298,8 +300,8 @@ _SPREAD = re.compile(
 def decimals(printed: str) -> int:
     """Digits after the decimal point of a printed number, its power of ten counted
     (``"42.80"`` -> 2, ``"5 × 10−5"`` -> 5)."""
-    found = numbers(printed)
-    if found and found[0].value and re.search(r"[eE×x·]", found[0].text):
+    found = numbers(printed) if _POWER_MARK.search(printed) else []
+    if found and found[0].value and _POWER_MARK.search(found[0].text):
         mantissa = re.match(r"[-+−]?\d*(?:\.(\d+))?", found[0].text)
         shown = len(mantissa.group(1) or "") if mantissa else 0
         return max(0, shown - math.floor(math.log10(abs(found[0].value))))

@@ -46,7 +46,7 @@ from itertools import pairwise
 from littrace.corpus.model import PaperRecord
 from littrace.read.text import norm, sentences, terms
 
-__all__ = ["Part", "paper_views", "question_parts"]
+__all__ = ["ENUMERATION_ITEM", "Part", "paper_views", "question_parts"]
 
 _YEAR = re.compile(r"(?<![\w.])((?:19|20)\d\d)(?![\w.])")
 # What a citation prints before its year: "Ammar et al., 2018", "Chang et al. (2023)",
@@ -54,8 +54,10 @@ _YEAR = re.compile(r"(?<![\w.])((?:19|20)\d\d)(?![\w.])")
 _CITED_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][\w'’-]+\s+(?:and|&)\s+[A-Z][\w'’-]+),?\s*\(?$")
 _ET_AL_END = re.compile(r"\bet\s+al\.$")
 _WORD = re.compile(r"[^\W_][\w-]*")
-# An item marker of an enumeration in running text: "(a)", "(ii)", "(2)".
-_ENUMERATION = re.compile(r"(?:(?<=\s)|^)\((?:[ivx]{1,4}|[a-h]|\d)\)(?=\s)")
+# The marker of an item of an enumeration: "(a)", "(ii)", "(2)".
+ENUMERATION_ITEM = r"\((?:[ivx]{1,4}|[a-h]|\d)\)"
+# One in running text, between spaces.
+_ENUMERATION = re.compile(rf"(?:(?<=\s)|^){ENUMERATION_ITEM}(?=\s)")
 
 
 @dataclass(frozen=True)
