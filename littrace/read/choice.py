@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from littrace.corpus.model import PaperObject
+from littrace.read.abbreviations import Glossary, table_glossary
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
 from littrace.read.model import Fact, PaperContext, SynthesisInput
@@ -117,6 +118,7 @@ class TableUnits:
     obj: PaperObject
     cells: list[TableCell]
     weight: float
+    glossary: Glossary
 
     def fact(self, cell: TableCell) -> Fact:
         chunk = next(
@@ -152,7 +154,8 @@ def table_units(question: Question, data: SynthesisInput) -> list[TableUnits]:
             if not cells:
                 continue
             caption = 1.0 if (paper_id, obj.scorer_id) in located else coverage(query, obj.caption)
-            tables.append(TableUnits(context, obj, cells, 0.75 + 0.25 * caption))
+            weight = 0.75 + 0.25 * caption
+            tables.append(TableUnits(context, obj, cells, weight, table_glossary(context, obj)))
     return tables
 
 
@@ -206,7 +209,7 @@ def value_support(
                 for cell in table.cells:
                     if cell.value is None or not same_number(cell.value, number):
                         continue
-                    alignment = align(named, cell, subject, named_focus)
+                    alignment = align(named, cell, subject, named_focus, table.glossary)
                     score = alignment.score * table.weight
                     if best is None or score > best[0]:
                         best = (score, alignment, table)
@@ -302,7 +305,10 @@ def _extreme_line(
         key: int | tuple[str, ...] = cell.row if across else cell.column_path
         if key not in lines:
             path = cell.row_path if across else cell.column_path
-            lines[key] = ((score_path(path, wanted) + score_path(path, focus)) / 2, path)
+            score = score_path(path, wanted, glossary=table.glossary) + score_path(
+                path, focus, glossary=table.glossary
+            )
+            lines[key] = (score / 2, path)
     if not lines:
         return None
     asked, (score, path) = max(lines.items(), key=lambda item: item[1][0])

@@ -124,7 +124,7 @@ def _aligned_cells(data: SynthesisInput) -> list[Aligned]:
         counts = _MAGNITUDE_ASKED.search(asking_clause(view)) is not None
         for cell in table.cells:
             if cell.value is not None:
-                score = align(named, cell, subject, asked).score * table.weight
+                score = align(named, cell, subject, asked, table.glossary).score * table.weight
                 if score > 0:
                     scored.setdefault(table.context.paper_id, []).append(
                         (score, table, cell, counts)

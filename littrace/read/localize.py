@@ -40,6 +40,7 @@ from littrace.config import ReadSettings
 from littrace.corpus.model import Citation, PaperObject, Reference
 from littrace.evaluate.official import evidence_key
 from littrace.llm.schemas import Plan
+from littrace.read.abbreviations import table_glossary
 from littrace.read.cells import lookup_cell
 from littrace.read.heuristic import question_query
 from littrace.read.model import EvidenceItem, PaperContext
@@ -50,7 +51,7 @@ from littrace.read.references import (
     reference_position,
 )
 from littrace.read.text import Query, contains_phrase, norm, sentences, terms
-from littrace.read.units import asked_terms, header_labels, label_share
+from littrace.read.units import asked_terms, header_labels, named_share
 from littrace.read.views import paper_views
 from littrace.retrieve.plan import question_modalities
 from littrace.schema import Question, SourceType
@@ -234,6 +235,11 @@ def paper_candidates(
         source_type, locator = object_locator(obj)
         chunk = chunk_of_object.get(obj.object_id)
         text = f"{obj.caption}\n{obj.text}\n{lead_in(context, obj)}"
+        glossary = table_glossary(context, obj) if obj.kind == "table" and obj.cells else None
+        if glossary is not None:
+            # A table printing short forms ("QQP 50K") is about their long forms too.
+            spelled = (glossary.spell(label) for label in header_labels(obj.cells))
+            text += "\n" + " ".join(filter(None, spelled))
         item = EvidenceItem(
             context.paper_id, source_type, locator, query.score(text) + OBJECT_BONUS
         )
@@ -248,7 +254,10 @@ def paper_candidates(
         # Which table: among tables, when the question asks for one (a header word such as
         # "Model" must not lift tables above the sentence a text question asks about).
         if obj.kind == "table" and obj.cells and "table" in wanted:
-            named = sum(label_share(label, wanted_terms) for label in header_labels(obj.cells))
+            named = sum(
+                named_share(label, wanted_terms, frozenset(), glossary)
+                for label in header_labels(obj.cells)
+            )
             if named > 0:
                 item.score += HEADER_BONUS * min(named, 2.0) / 2.0
                 item.reasons.append(f"headers the question names ({named:.2f})")

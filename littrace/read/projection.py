@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from littrace.read.abbreviations import Glossary
 from littrace.read.text import contains_phrase, terms
 from littrace.read.units import (
     TableCell,
@@ -155,6 +156,7 @@ def _named_rows(
     entities: Sequence[str],
     question_text: str = "",
     subject: str = "",
+    glossary: Glossary | None = None,
 ) -> list[tuple[str, ...]]:
     """Rows whose innermost label the question names in full (two or more), or that match
     one of the question's enumerated entities; with them, the rows of the paper's own method
@@ -162,11 +164,20 @@ def _named_rows(
     without naming it ("ViT-22B and the paper's own encoder" reads "InternViT-6B (ours)");
     those rows alone when it names no other ("for its own method, give ...")."""
     wanted = [question_terms(entity) for entity in entities]
+    # A label holding a short form the paper defines is named in either form.
+    forms = {
+        path: [path[-1], *filter(None, [glossary.spell(path[-1]) if glossary else None])]
+        for path in rows
+    }
     listed = [
         path
         for path in rows
-        if any(label_share(path[-1], terms_) >= 1.0 for terms_ in wanted)
-        or any(label_share(entity, question_terms(path[-1])) >= 1.0 for entity in entities)
+        if any(label_share(form, terms_) >= 1.0 for form in forms[path] for terms_ in wanted)
+        or any(
+            label_share(entity, question_terms(form)) >= 1.0
+            for form in forms[path]
+            for entity in entities
+        )
     ]
     owned = [
         path
@@ -188,13 +199,19 @@ def _named_rows(
         term for label in labels.values() for term in set(terms(label.replace("-", " ")))
     )
     common = {term for term, n in counts.items() if n > len(rows) / 2}
+    spellings = Counter(form for path in rows for form in forms[path][1:])
     named = []
     for path in rows:
         own = []
         for term in terms(labels[path]):
             parts = terms(term.replace("-", " "))
             own += [p for p in parts if p not in common] if common & set(parts) else [term]
-        if any(len(term) > 1 for term in own) and label_share(" ".join(own), question) >= 1.0:
+        # A spelled-out label several rows share ("Weak": "weakly-supervised") tells none
+        # of them apart.
+        spelled = [form for form in forms[path][1:] if spellings[form] == 1]
+        if (any(len(term) > 1 for term in own) and label_share(" ".join(own), question) >= 1.0) or (
+            spelled and label_share(spelled[0], question) >= 1.0
+        ):
             named.append(path)
     return named if len(named) >= 2 else []
 
@@ -242,11 +259,16 @@ def _project_cells(
     question_text: str,
     entities: Sequence[str],
     subject: str = "",
+    glossary: Glossary | None = None,
 ) -> tuple[list[ProjectedRow], dict[str, tuple[str, ...]], float, str]:
     question = asked_terms(question_text)
     keys = [column for column in schema if column.is_row_key] or schema[:1]
     values = [column for column in schema if column not in keys]
-    paths = {cell.column: cell.column_path for cell in cells}
+    # A header printed short ("F-κ") is named by the long form the paper defines for it.
+    paths = {
+        cell.column: glossary.spelled_out(cell.column_path) if glossary else cell.column_path
+        for cell in cells
+    }
     printed: dict[int, list[bool]] = {}
     for cell in cells:
         printed.setdefault(cell.column, []).append(cell.text.rstrip().endswith("%"))
@@ -259,7 +281,7 @@ def _project_cells(
     kept = [path for path in rows if not values or any(j in rows[path] for j in mapped.values())]
     narrowed_by = ""
     named = _named_rows(
-        {path: rows[path] for path in kept}, question, entities, question_text, subject
+        {path: rows[path] for path in kept}, question, entities, question_text, subject, glossary
     )
     if named:
         kept, narrowed_by = named, NAMED_ROWS
@@ -286,17 +308,19 @@ def project(
     question_text: str,
     entities: Sequence[str] = (),
     subject: str = "",
+    glossary: Glossary | None = None,
 ) -> Projection | None:
     """The schema read off ``grid`` in the orientation whose headers carry it best, or None
     when no header names any value column (``subject``: the name of what the paper
-    introduces, whose rows are its own method's)."""
+    introduces, whose rows are its own method's; ``glossary``: the short forms the paper
+    defines)."""
     best: Projection | None = None
     for flipped in (False, True):
         cells = table_cells(transposed(grid) if flipped else grid)
         if not cells:
             continue
         rows, columns, fit, narrowed_by = _project_cells(
-            cells, schema, question_text, entities, subject
+            cells, schema, question_text, entities, subject, glossary
         )
         if not rows or fit <= 0:
             continue

@@ -24,6 +24,7 @@ import re
 from typing import Any
 
 from littrace.corpus.model import PaperObject
+from littrace.read.abbreviations import table_glossary
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.localize import paper_candidates
 from littrace.read.model import Fact, PaperContext, SynthesisInput
@@ -249,7 +250,12 @@ def best_projection(
     best: tuple[tuple[float, float], PaperObject, Projection] | None = None
     for obj in paper_tables(context):
         found = project(
-            obj.cells, schema, data.question.question, data.plan.rows, subject_name(context)
+            obj.cells,
+            schema,
+            data.question.question,
+            data.plan.rows,
+            subject_name(context),
+            table_glossary(context, obj),
         )
         if found is None:
             continue

@@ -31,6 +31,7 @@ import re
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from littrace.read.abbreviations import Glossary
 from littrace.read.text import STOPWORDS, norm, parse_value, terms
 
 __all__ = [
@@ -275,12 +276,18 @@ def _nearest_label(grid: Grid, i: int, j: int, first: int, titles: Container[int
 
 
 def _spanning_row(
-    grid: Grid, i: int, labels: int, width: int, below: int | None, above: int | None = None
+    grid: Grid,
+    i: int,
+    labels: int,
+    width: int,
+    headed: Sequence[bool],
+    below: int | None,
+    above: int | None = None,
 ) -> list[str]:
     """Header row ``i`` with each spanning header filled across the columns it spans.
 
     ``below`` is the next header row with value headers (None for the last header row),
-    ``above`` the previous one. A spanning header is printed once over its span. Where the
+    ``above`` the previous one, ``headed`` by column whether another header row heads it. A spanning header is printed once over its span. Where the
     row's headers split the value columns into equal spans, each holding a header or the
     pieces of one ("3D" + "CSG" for "3D CSG" over two columns, joined), and the
     ``below`` row (for the last header row, the ``above`` one) repeats itself with that period
@@ -316,11 +323,14 @@ def _spanning_row(
                 else [own[j] for j in spanned]
                 for spanned in columns
             ]
-            # Pieces of one header stand over sub-headers; a header repeated over neighbouring
-            # columns ("Self-" over "TER" and over "BLEU") or over no sub-header ("BERT" above
-            # a wrapped "Self- | TER") is a column's own, not one printed over the span.
+            # Pieces of one header stand side by side over sub-headers (on any other header
+            # row, ``headed``); a header repeated over neighbouring columns ("Self-" over
+            # "TER" and over "BLEU") or over no sub-header ("BERT" above a wrapped "Self- |
+            # TER") is a column's own, not one printed over the span.
             if all(
-                p and len(set(p)) == len(p) and (len(p) == 1 or all(under[j - labels] for j in c))
+                p
+                and len(set(p)) == len(p)
+                and (len(p) == 1 or (c[-1] - c[0] < len(c) and all(headed[j] for j in c)))
                 for p, c in zip(pieces, columns, strict=True)
             ):
                 spans = [" ".join(p) for p in pieces]
@@ -402,6 +412,7 @@ def _spanned_rows(grid: Grid, rows: Sequence[int], labels: int, width: int) -> l
             i,
             labels,
             width,
+            [any(_cell(grid, k, j) for k in rows if k != i) for j in range(width)],
             next((k for k in filled if k > i), None),
             next((k for k in reversed(filled) if k < i), None),
         )
@@ -418,10 +429,17 @@ def _column_paths(
     for j in range(width):
         path: list[str] = []
         for row in spanned:
-            if row[j] and row[j] not in path:
+            if path and _WRAPPED.search(path[-1]) and row[j][:1].isalpha():
+                # A header word wrapped at its hyphen ("Self-" over "BLEU") is one word.
+                path[-1] += row[j]
+            elif row[j] and row[j] not in path:
                 path.append(row[j])
         paths.append(tuple(path))
     return paths
+
+
+# A header line that ends in the hyphen of a word wrapped onto the next line: "Self-".
+_WRAPPED = re.compile(r"[^\W\d_]-$")
 
 
 def _with_change_columns(
@@ -988,34 +1006,48 @@ class Alignment:
         return self.row_score * self.column_score
 
 
-def named_share(label: str, wanted: frozenset[str], context: frozenset[str]) -> float:
+def named_share(
+    label: str,
+    wanted: frozenset[str],
+    context: frozenset[str],
+    glossary: Glossary | None = None,
+) -> float:
     """How much of ``label`` ``wanted`` names, or, at half weight, names with the help of the
-    paper's subject terms ``context``."""
-    named = label_share(label, wanted)
+    paper's subject terms ``context``; a label holding a short form the paper defines
+    (``glossary``) is named in either form ("QQP 50K", "Quora Question Pairs 50K split")."""
+    spelled = glossary.spell(label) if glossary else None
+    forms = (label, spelled) if spelled else (label,)
+    named = max(label_share(form, wanted) for form in forms)
     # A label may join the subject with what the question names ("InternVL-C" for "its
     # contrastive model"): named with the subject's help, at the subject's weight.
-    helped = label_share(label, wanted | context) if context else 0.0
+    helped = max(label_share(form, wanted | context) for form in forms) if context else 0.0
     return max(named, _CONTEXT_WEIGHT * helped)
 
 
 def path_score(
-    path: Sequence[str], wanted: frozenset[str], context: frozenset[str] = frozenset()
+    path: Sequence[str],
+    wanted: frozenset[str],
+    context: frozenset[str] = frozenset(),
+    glossary: Glossary | None = None,
 ) -> float:
     """The mean share of ``path``'s labels that ``wanted`` (or, at half weight, ``context``)
     names: every header level counts alike."""
-    shares = [named_share(label, wanted, context) for label in path]
+    shares = [named_share(label, wanted, context, glossary) for label in path]
     return sum(shares) / len(shares) if shares else 0.0
 
 
 def row_score(
-    path: Sequence[str], wanted: frozenset[str], context: frozenset[str] = frozenset()
+    path: Sequence[str],
+    wanted: frozenset[str],
+    context: frozenset[str] = frozenset(),
+    glossary: Glossary | None = None,
 ) -> float:
     """How well ``wanted`` names a row path: the innermost label counts fully, outer ones
     (sections, groups) a quarter, normalised to [0, 1]."""
     if not path:
         return 0.0
     weights = [_OUTER_WEIGHT] * (len(path) - 1) + [1.0]
-    shares = [named_share(label, wanted, context) for label in path]
+    shares = [named_share(label, wanted, context, glossary) for label in path]
     return sum(w * s for w, s in zip(weights, shares, strict=True)) / sum(weights)
 
 
@@ -1081,13 +1113,16 @@ def align(
     cell: TableCell,
     context: Iterable[str] = frozenset(),
     focus: frozenset[str] | None = None,
+    glossary: Glossary | None = None,
 ) -> Alignment:
     """The alignment of a question's terms with ``cell`` (``context``: terms of the paper's
-    subject, which a question about "its own model" does not repeat). With ``focus`` (the
-    terms of the sentence that asks), a label named only in the sentences before it
-    (describing the paper, or what it is compared with) counts half."""
+    subject, which a question about "its own model" does not repeat; ``glossary``: the
+    paper's short forms). With ``focus`` (the terms of the sentence that asks), a label named
+    only in the sentences before it (describing the paper, or what it is compared with)
+    counts half."""
     if focus is not None:
-        whole, asking = align(wanted, cell, context), align(focus, cell, context)
+        whole = align(wanted, cell, context, glossary=glossary)
+        asking = align(focus, cell, context, glossary=glossary)
         return Alignment(
             cell,
             (whole.row_score + asking.row_score) / 2,
@@ -1097,6 +1132,6 @@ def align(
     keys = max((key_share(key, wanted) for key in cell.row_keys), default=0.0)
     return Alignment(
         cell,
-        row_score(cell.row_path, wanted, extra) + _KEY_WEIGHT * keys,
-        path_score(cell.column_path, wanted, extra),
+        row_score(cell.row_path, wanted, extra, glossary) + _KEY_WEIGHT * keys,
+        path_score(cell.column_path, wanted, extra, glossary),
     )

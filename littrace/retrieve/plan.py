@@ -134,6 +134,14 @@ _CRITERION_AFTER = re.compile(
     re.IGNORECASE,
 )
 _ENUM_GAP = re.compile(r"^\s*(?:\([^)]*\))?\s*(?:,\s*(?:and\s+|or\s+)?|,?\s*(?:and|or)\s+)$")
+# A list of this many capitalised words lists rows even without a name among them.
+_LISTED_WORDS = 3
+# The first item of a list of names, when it is no name: "for the random baseline, SQuALITY
+# and PubMed".
+_LIST_HEAD = re.compile(
+    r"\b(?i:for|of|on|in|across|between|from)\s+(?:the\s+)?"
+    r"((?:[A-Za-z][A-Za-z-]*\s+){0,2}[A-Za-z][A-Za-z-]*),\s*$"
+)
 _PAPER_COLUMN = re.compile(r"paper|title|work|publication", re.IGNORECASE)
 _MODALITY_CUES: dict[Modality, re.Pattern[str]] = {
     "table": re.compile(
@@ -243,7 +251,7 @@ def heuristic_plan(question: Question) -> Plan:
         desired_papers=_desired_papers(text, answer_targets, enumerations),
         named_anchors=anchors,
         target_groups=groups,
-        rows=_rows(question, enumerations),
+        rows=_rows(question, _enumerations(spans, text, weak=_LISTED_WORDS)),
     )
 
 
@@ -425,15 +433,21 @@ def _sentence_start(text: str, position: int) -> bool:
     return not before or before[-1] in ".?!:;"
 
 
-def _enumerations(spans: list[_Span], text: str) -> list[list[_Span]]:
-    """Runs of names listed as "A, B, and C" that hold at least one strong name."""
+def _enumerations(spans: list[_Span], text: str, weak: int = 0) -> list[list[_Span]]:
+    """Runs of names listed as "A, B, and C" that hold at least one strong name (or, with
+    ``weak``, that many capitalised words: "the Figure, Footer, Footnote and List
+    categories")."""
     runs: list[list[_Span]] = []
     for span in spans:
         if runs and _ENUM_GAP.match(text[runs[-1][-1].end : span.start]):
             runs[-1].append(span)
         else:
             runs.append([span])
-    return [run for run in runs if len(run) >= 2 and any(span.strong for span in run)]
+    return [
+        run
+        for run in runs
+        if len(run) >= 2 and (any(span.strong for span in run) or 0 < weak <= len(run))
+    ]
 
 
 def _is_criterion(span: _Span, text: str) -> bool:
@@ -457,12 +471,29 @@ def _option_names(question: Question) -> list[str]:
 
 
 def _rows(question: Question, enumerations: list[list[_Span]]) -> list[str]:
+    """The row entities a table question lists: its longest enumeration that does not list
+    the schema's value columns ("what BLEU and self-BLEU do ..."), with an unnamed first item
+    ("for the random baseline, SQuALITY and PubMed")."""
+    schema = question.table_schema or []
+    keys = [column.name for column in schema if column.is_row_key]
     # Rows keyed by paper or title are papers, which the question describes but cannot list.
-    keys = [column.name for column in question.table_schema or [] if column.is_row_key]
-    if not keys or any(_PAPER_COLUMN.search(key) for key in keys) or not enumerations:
+    if not keys or any(_PAPER_COLUMN.search(key) for key in keys):
         return []
-    longest = max(enumerations, key=len)
-    return [span.text for span in longest]
+    columns = [_words(column.name) for column in schema if not column.is_row_key]
+    listed = [
+        run
+        for run in enumerations
+        if 2 * sum(any(_words(span.text) <= words for words in columns) for span in run) < len(run)
+    ]
+    if not listed:
+        return []
+    longest = max(listed, key=len)
+    head = _LIST_HEAD.search(question.question[: longest[0].start])
+    return ([head.group(1)] if head else []) + [span.text for span in longest]
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
 
 
 def _group(name: str, role: Literal["answer_target", "evidence_anchor"]) -> TargetGroup:

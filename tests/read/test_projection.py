@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from littrace.read.abbreviations import Glossary
 from littrace.read.projection import printed_label, project
 from littrace.schema import TableColumn
 
@@ -276,3 +277,76 @@ def test_the_papers_own_method_keeps_its_rows_and_a_method_set_aside_names_none(
     # Without knowing the paper's subject, its rows are not told from the baseline's.
     unknown = project(BLOCKS, schema, question)
     assert unknown is not None and len(unknown.rows) == 6
+
+
+# eacl2023 Table 7 (page 15): headers printed short, defined in the caption.
+AGREEMENT = (
+    ("", "F-κ", "R-κ", "all agree"),
+    ("Random", "0.00", "0.00", "25%"),
+    ("SQuALITY", "0.74", "0.76", "82%"),
+    ("PubMed", "0.53", "0.65", "74%"),
+)
+
+
+def test_a_header_printed_short_is_named_by_the_long_form_the_paper_defines() -> None:
+    schema = _schema("Setting", "Fleiss kappa", "Randolph kappa", "All agree (%)")
+    question = "Give Fleiss kappa, Randolph kappa and the share on which all annotators agree."
+    defined = {"F-κ": "Fleiss kappa", "R-κ": "Randolph kappa"}
+
+    found = project(AGREEMENT, schema, question, glossary=Glossary(defined))
+    assert found is not None
+    assert found.columns["Fleiss kappa"] == ("F-κ (Fleiss kappa)",)
+    assert [(r.key, r.values["Randolph kappa"].text) for r in found.rows][:2] == [
+        ("Random", "0.00"),
+        ("SQuALITY", "0.76"),
+    ]
+    # Undefined, the short headers name nothing.
+    bare = project(AGREEMENT, schema, question)
+    assert bare is not None and "Fleiss kappa" not in bare.columns
+
+
+# arxiv2022 RAPT Table 5, QQP 50K half: methods printed by their short forms, which the paper
+# defines in its text; "Ours"/"Baselines" section labels share theirs.
+METHODS = (
+    ("Method", "BLEU", "Self-BLEU"),
+    ("LoRA", "29.67", "52.96"),
+    ("RAPT", "31.16", "41.11"),
+    ("NC-RAPT (High)", "26.33", "25.04"),
+    ("NC-RAPT (Low)", "32.03", "71.29"),
+)
+RAPT_GLOSSARY = Glossary(
+    {
+        "RAPT": "Retrieval Augmented Prompt Tuning",
+        "NC-RAPT": "Novelty Conditioned RAPT",
+        "LoRA": "Low Rank Adaptation",
+    }
+)
+
+
+def test_rows_are_named_by_the_long_forms_of_the_short_forms_they_print() -> None:
+    question = (
+        "What BLEU do the retrieval augmented prompt tuning model and its novelty conditioned "
+        "versions with high and low novelty get?"
+    )
+    schema = _schema("Model", "BLEU")
+
+    found = project(METHODS, schema, question, glossary=RAPT_GLOSSARY)
+    assert found is not None and found.narrowed_by == "named rows"
+    assert [row.key for row in found.rows] == ["RAPT", "NC-RAPT (High)", "NC-RAPT (Low)"]
+    bare = project(METHODS, schema, question)
+    assert bare is not None and len(bare.rows) != 3
+
+
+def test_a_long_form_several_rows_share_names_none_of_them() -> None:
+    grid = (
+        ("Model", "Category", "AUC-PR"),
+        ("DevNet", "Weak", "0.652"),
+        ("PReNet", "Weak", "0.660"),
+        ("FEAWAD", "Sup", "0.601"),
+    )
+    glossary = Glossary({"Weak": "weakly-supervised", "Sup": "fully-supervised"})
+    question = "A weakly-supervised anomaly detection paper: give each model's AUC-PR."
+
+    found = project(grid, _schema("Model", "AUC-PR"), question, glossary=glossary)
+    assert found is not None and found.narrowed_by == ""
+    assert [row.values["AUC-PR"].text for row in found.rows] == ["0.652", "0.660", "0.601"]

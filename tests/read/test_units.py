@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from littrace.corpus.convert import convert_pdf
+from littrace.read.abbreviations import Glossary
 from littrace.read.units import (
     align,
     asked_terms,
@@ -338,6 +339,42 @@ def test_a_band_over_each_half_labels_its_half_and_a_band_mid_table_relabels_it(
     wanted = asked_terms("What iBLEU does RAPT reach on ParaSCI ACL?")
     top = max(table_cells(BANDED), key=lambda c: align(wanted, c).score)
     assert top.text == "8.13"
+
+
+# The RAPT paper's Table 5 header as extracted (GPT2 Large; page 6): "Self-BLEU" wrapped at
+# its hyphen over two header lines, and the dataset band under the metric names, one dataset
+# name cut into two cells.
+WRAPPED = (
+    ("", "", "Self-", "Self-", "", "", "Self-", "Self-", ""),
+    ("", "BERT", "", "", "BLEU", "BERT", "", "", "BLEU"),
+    ("", "", "TER", "BLEU", "", "", "TER", "BLEU", ""),
+    ("Method", "", "", "Dataset: QQP 50K", "", "", "", "Dataset:", "MSRPC"),
+    ("RAPT", "90.56", "42.83", "41.11", "31.16", "96.50", "11.34", "86.06", "47.80"),
+)
+
+
+def test_a_header_wrapped_at_its_hyphen_is_one_word_and_a_cut_band_spans_its_half() -> None:
+    cells = {c.column_path: c.text for c in table_cells(WRAPPED)}
+    assert cells[("Self-BLEU", "Dataset: QQP 50K")] == "41.11"
+    assert cells[("Self-TER", "Dataset: QQP 50K")] == "42.83"
+    assert cells[("BLEU", "Dataset: QQP 50K")] == "31.16"
+    assert cells[("Self-BLEU", "Dataset: MSRPC")] == "86.06"
+    assert cells[("BERT", "Dataset: MSRPC")] == "96.50"
+
+
+def test_a_label_holding_a_short_form_the_paper_defines_is_named_in_either_form() -> None:
+    grid = (("", "F-κ", "R-κ"), ("Random", "0.00", "0.00"), ("SQuALITY", "0.74", "0.76"))
+    glossary = Glossary({"F-κ": "Fleiss kappa", "R-κ": "Randolph kappa"})
+    wanted = asked_terms("What Randolph kappa do the annotators of SQuALITY reach?")
+    cells = table_cells(grid)
+
+    top = max(cells, key=lambda c: align(wanted, c, glossary=glossary).score)
+    assert top.text == "0.76"
+    assert align(wanted, top, glossary=glossary).column_score == 1.0
+    assert align(wanted, top).column_score == 0.0
+    # Named by its short form, the label still is.
+    short = asked_terms("What R-κ does SQuALITY reach?")
+    assert align(short, top, glossary=glossary).column_score == 1.0
 
 
 def test_the_real_rapt_table_tells_its_four_datasets_apart() -> None:

@@ -183,6 +183,36 @@ def test_rows_take_lone_capitalised_words_inside_a_list_of_names() -> None:
     assert plan.rows == ["SUN RGB-D", "ARKitScenes", "Hypersim", "Objectron", "KITTI", "nuScenes"]
 
 
+def test_a_list_of_the_schemas_value_columns_is_no_list_of_rows() -> None:
+    text = (
+        "What BLEU and self-BLEU do the RAPT model and each of its novelty-conditioned "
+        "versions get on QQP 50K?"
+    )
+    plan = heuristic_plan(
+        ask(text, columns=[("Model", True), ("BLEU", False), ("Self-BLEU", False)])
+    )
+
+    assert plan.rows == []
+
+
+def test_an_unnamed_first_item_and_a_list_of_capitalised_words_are_rows() -> None:
+    agreement = heuristic_plan(
+        ask(
+            "Give Fleiss kappa for the random baseline, SQuALITY and PubMed.",
+            columns=[("Setting", True), ("Fleiss kappa", False)],
+        )
+    )
+    categories = heuristic_plan(
+        ask(
+            "For the Figure, Footer, Header and List categories, what F1 does RoBERTa reach?",
+            columns=[("Category", True), ("F1", False)],
+        )
+    )
+
+    assert agreement.rows == ["random baseline", "SQuALITY", "PubMed"]
+    assert categories.rows == ["Figure", "Footer", "Header", "List"]
+
+
 def test_options_that_name_entities_become_anchors() -> None:
     named = ask(
         "In HOI-Dyn paper, which dataset is used to show interaction synthesis results?",

@@ -1,0 +1,131 @@
+"""Abbreviations a paper defines, so that a header printed short is named by its long form.
+
+Papers define their short forms where they first use them, often in a table's own caption:
+"Fleiss kappa (F-κ), Randolph kappa (R-κ), and agreement scores". A question asks for the
+"Fleiss kappa"; the table prints "F-κ". Definitions are found with the algorithm of
+Schwartz and Hearst (2003, "A simple algorithm for identifying abbreviation definitions in
+biomedical text"): each parenthesised short form is matched, right to left, letter by letter
+against the words before it, the first letter at the start of a word; the long form runs from
+that word to the parenthesis. A Greek letter matches the Latin initial of its name ("κ" the
+"k" of "kappa").
+
+A :class:`Glossary` spells a label out: every defined short form in it replaced by its long
+form ("Dataset: QQP 50K" reads "Dataset: Quora Question Pairs 50K split"), so that a label is
+named by the question in either form.
+
+Example:
+    >>> defined = definitions("Table 7: Fleiss kappa (F-κ), Randolph kappa (R-κ), and agreement")
+    >>> defined["F-κ"], defined["R-κ"]
+    ('Fleiss kappa', 'Randolph kappa')
+    >>> glossary = Glossary(defined)
+    >>> glossary.spell("F-κ (all)"), glossary.spell("F1")
+    ('Fleiss kappa (all)', None)
+    >>> glossary.spelled_out(("Avg.", "F-κ"))
+    ('Avg.', 'F-κ (Fleiss kappa)')
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from littrace.corpus.model import PaperObject
+from littrace.read.model import PaperContext
+
+__all__ = ["Glossary", "definitions", "table_glossary"]
+
+# A parenthesised short form: one or two words, two to ten characters, a letter among them.
+_PARENTHESISED = re.compile(r"\(([^()\s]{1,10}(?:\s[^()\s]{1,10})?)\)")
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+# The long form starts after the last stop before the parenthesis.
+_CLAUSE_START = re.compile(r".*[.;:!?()\[\]]\s*", re.DOTALL)
+
+
+def _latin(char: str) -> str:
+    """The letter a short-form character matches: a Greek letter the initial of its name."""
+    name = unicodedata.name(char, "")
+    if name.startswith("GREEK") and "LETTER" in name:
+        return name.split("LETTER ")[-1][:1].lower()
+    return char.lower()
+
+
+def _long_form(short: str, before: str) -> str | None:
+    """The long form of ``short`` ending ``before`` (Schwartz–Hearst), or None."""
+    letters = [_latin(c) for c in short if c.isalnum()]
+    if len(letters) < 2 or not _LETTER.search(short) or not short[0].isalnum():
+        return None
+    words = before.split()
+    # At most min(|short| + 5, 2|short|) words before the parenthesis.
+    window = " ".join(words[-min(len(letters) + 5, 2 * len(letters)) :])
+    at = len(window) - 1
+    for i in range(len(letters) - 1, -1, -1):
+        letter = letters[i]
+        while at >= 0 and (
+            window[at].lower() != letter or (i == 0 and at > 0 and window[at - 1].isalnum())
+        ):
+            at -= 1
+        if at < 0:
+            return None
+        at -= 1
+    start = window.rfind(" ", 0, at + 1) + 1
+    found = window[start:].strip(" ,")
+    # A long form is longer than what it defines, and not the short form again.
+    if len(found) <= len(short) or found.lower() == short.lower():
+        return None
+    return found
+
+
+@functools.lru_cache(maxsize=1024)
+def definitions(text: str) -> dict[str, str]:
+    """Short form -> long form for every abbreviation ``text`` defines as "long (short)"."""
+    defined: dict[str, str] = {}
+    for match in _PARENTHESISED.finditer(text):
+        short = match.group(1).strip()
+        before = text[: match.start()]
+        clause = _CLAUSE_START.match(before)
+        found = _long_form(short, before[clause.end() :] if clause else before)
+        if found and short not in defined:
+            defined[short] = found
+    return defined
+
+
+@dataclass(frozen=True)
+class Glossary:
+    """A paper's short forms and their long forms, for spelling labels out."""
+
+    defined: Mapping[str, str]
+    _spelled: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
+
+    def spell(self, label: str) -> str | None:
+        """``label`` with each short form in it replaced by its long form (longest first);
+        None when it holds none."""
+        if label not in self._spelled:
+            spelled = self._pattern.sub(self._long, label) if self._pattern else label
+            self._spelled[label] = spelled if spelled != label else None
+        return self._spelled[label]
+
+    @functools.cached_property
+    def _pattern(self) -> re.Pattern[str] | None:
+        shorts = sorted(self.defined, key=len, reverse=True)
+        if not shorts:
+            return None
+        return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, shorts)) + r")(?!\w)")
+
+    def _long(self, match: re.Match[str]) -> str:
+        return self.defined[match.group()]
+
+    def spelled_out(self, path: Sequence[str]) -> tuple[str, ...]:
+        """``path`` with each label that holds a short form followed by its spelling."""
+        return tuple(
+            f"{label} ({spelled})" if (spelled := self.spell(label)) else label for label in path
+        )
+
+
+def table_glossary(context: PaperContext, obj: PaperObject) -> Glossary:
+    """The short forms a table's labels may print: those its caption defines, then those the
+    paper's text defines."""
+    prose = " ".join(chunk.text for chunk in context.chunks if chunk.type == "body")
+    return Glossary(definitions(prose) | definitions(obj.caption))

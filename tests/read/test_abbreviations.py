@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+from littrace.read.abbreviations import Glossary, definitions
+
+
+def test_short_forms_are_defined_by_the_words_whose_initials_they_print() -> None:
+    defined = definitions(
+        "We report the mean reciprocal rank (MRR) and Recall@100 (R@100) of large language "
+        "models (LLMs) in Natural Language Processing (NLP)."
+    )
+    assert defined == {
+        "MRR": "mean reciprocal rank",
+        "R@100": "Recall@100",
+        "LLMs": "large language models",
+        "NLP": "Natural Language Processing",
+    }
+
+
+def test_a_greek_letter_matches_the_initial_of_its_name() -> None:
+    defined = definitions("Table 7: Fleiss kappa (F-κ), Randolph kappa (R-κ), and agreement.")
+    assert defined == {"F-κ": "Fleiss kappa", "R-κ": "Randolph kappa"}
+
+
+def test_citations_years_panels_and_unmatched_letters_define_nothing() -> None:
+    text = (
+        "as shown before (Smith et al., 2020) in 2019 (2019), see panel (a), the baseline "
+        "model (XYZ) and the encoder (E)."
+    )
+    assert definitions(text) == {}
+
+
+def test_a_definition_does_not_reach_back_over_the_end_of_a_sentence() -> None:
+    # "Mean Rank." ends a sentence: its words cannot make the "MR" of the next one.
+    assert definitions("We use the Mean Rank. Results (MR) follow.") == {}
+
+
+def test_a_glossary_spells_out_every_short_form_a_label_holds() -> None:
+    glossary = Glossary(
+        {"QQP 50K": "Quora Question Pairs 50K split", "QQP": "Quora Question Pairs", "F-κ": "F"}
+    )
+    # The longest short form wins: "QQP 50K" is not "QQP" and then "50K".
+    assert glossary.spell("Dataset: QQP 50K") == "Dataset: Quora Question Pairs 50K split"
+    assert glossary.spell("QQP 140K") == "Quora Question Pairs 140K"
+    # Only whole short forms: "MQQP" holds none.
+    assert glossary.spell("MQQP") is None
+    assert glossary.spelled_out(("BLEU", "QQP")) == ("BLEU", "QQP (Quora Question Pairs)")
+    assert Glossary({}).spell("QQP") is None
