@@ -35,9 +35,9 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import pairwise, product
 
-from littrace.corpus.model import PaperObject
+from littrace.corpus.model import PaperObject, PaperRecord
 from littrace.read.abbreviations import Glossary, table_glossary
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
@@ -424,6 +424,12 @@ _PROSE = ("title_abstract", "body")
 _NEIGHBOUR_WEIGHT = 0.5
 # Sentence windows must separate options more clearly than table cells do.
 _SENTENCE_MARGIN = 0.15
+# A question word the paper's title or abstract says counts this much in a sentence window.
+_DESCRIBING_WEIGHT = 0.5
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+# A paragraph's heading printed at its start, a few words closed by a full stop, before a
+# sentence: "Authors.", "Entity mentions." (not "Fig. 3", not a full sentence).
+_RUN_IN_HEADING = re.compile(r"([A-Z][A-Za-z-]{3,}(?: [A-Za-z-]+){0,2})\.\s+(?=[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -436,6 +442,9 @@ class _Window:
 
 
 def _windows(data: SynthesisInput) -> list[_Window]:
+    """Each prose sentence of the selected papers with the sentences beside it in its
+    paragraph; a paragraph's run-in heading ("Authors. Each node of this type ...") is named
+    by every sentence of the paragraph, since it says what they are about."""
     windows = []
     for paper_id in data.papers:
         context = data.contexts.get(paper_id)
@@ -444,11 +453,14 @@ def _windows(data: SynthesisInput) -> list[_Window]:
         for chunk in context.chunks:
             if chunk.type not in _PROSE:
                 continue
-            parts = sentences(chunk.text)
-            held = [frozenset(terms(part)) for part in parts]
-            for i, part in enumerate(parts):
-                around = frozenset().union(*held[max(0, i - 1) : i], *held[i + 1 : i + 2])
-                windows.append(_Window(paper_id, chunk.chunk_id, part, held[i], around))
+            for paragraph in _PARAGRAPH_BREAK.split(chunk.text):
+                parts = sentences(paragraph)
+                heading = _RUN_IN_HEADING.match(paragraph)
+                topic = frozenset(terms(heading.group(1))) if heading else frozenset()
+                held = [frozenset(terms(part)) | topic for part in parts]
+                for i, part in enumerate(parts):
+                    around = frozenset().union(*held[max(0, i - 1) : i], *held[i + 1 : i + 2])
+                    windows.append(_Window(paper_id, chunk.chunk_id, part, held[i], around))
     return windows
 
 
@@ -473,6 +485,22 @@ def _prints(sentence: str, option: str) -> bool:
     return contains_phrase(sentence, option)
 
 
+def describing_terms(question: str, paper: PaperRecord) -> frozenset[str]:
+    """The question's terms that describe ``paper``: those of a pair of terms the question
+    and the paper's title or abstract both print one after the other ("scientific
+    literature"), since a question describes its paper in the abstract's words.
+
+    Example:
+        >>> paper = PaperRecord("p", "Graphs", (), "We organize scientific literature.", "", 2018, True)
+        >>> sorted(describing_terms("How many nodes has the scientific literature graph?", paper))
+        ['literature', 'scientific']
+    """
+    said = terms(f"{paper.title}\n{paper.abstract}")
+    pairs = set(pairwise(said))
+    asked = terms(question)
+    return frozenset(t for pair in pairwise(asked) if pair in pairs for t in pair)
+
+
 def sentence_choice(
     question: Question, data: SynthesisInput, among: Sequence[str] | None = None
 ) -> Choice | None:
@@ -489,13 +517,21 @@ def sentence_choice(
     total = sum(weight.values())
     if total <= 0:
         return None
+    # Words the question describes a paper by ("the paper on organizing the scientific
+    # literature") find the paper, not the sentence in it.
+    weight_in = {}
+    for paper_id in {window.paper_id for window in windows}:
+        described = describing_terms(question.question, data.contexts[paper_id].paper)
+        weight_in[paper_id] = {
+            t: w * (_DESCRIBING_WEIGHT if t in described else 1.0) for t, w in weight.items()
+        }
     support = {o.label: 0.0 for o in options}
     grounds: dict[str, _Window] = {}
     for window in windows:
         for option in options:
             if not _prints(window.text, option.text):
                 continue
-            score = round(_window_score(window, weight) / total, 4)
+            score = round(_window_score(window, weight_in[window.paper_id]) / total, 4)
             if score > support[option.label]:
                 support[option.label], grounds[option.label] = score, window
     label = _winner(support, _SENTENCE_MARGIN)

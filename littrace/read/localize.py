@@ -75,6 +75,7 @@ CELL_BONUS = 0.3  # a table cell sits at the row and column the question names
 HEADER_BONUS = 0.3  # a table's headers are what a table question names (two in full: all)
 ANSWER_BONUS = 0.05  # a sentence holds a number or name the question does not
 OBJECT_BONUS = 0.1  # a typed object is a structurally stronger locator than a sentence
+APPENDIX_BONUS = 0.3  # the question places its evidence in the appendix, and here it is
 LEAD_IN_CHARS = 300  # end of the block above a display that introduces it
 LEAD_IN_SLACK = 2.0  # points a block may overlap the display's top and still be above it
 LEAD_IN_GAP = 40.0  # points between a block and the display below it, at most
@@ -85,6 +86,19 @@ _MODALITY = {
     "algorithm": "algorithm",
 }
 _REFERENCE_QUESTION = re.compile(r"\breference(?:s)?\b|\[\d+\]", re.IGNORECASE)
+# An appendix section's heading: "A.1 Training Data", "F Resource Cost Comparison", "Appendix".
+_APPENDIX_HEADING = re.compile(r"^(?:[Aa]ppendix\b|APPENDIX\b|[A-H](?:\.\d+)*\.?\s+[A-Z])")
+
+
+def appendix_page(context: PaperContext) -> int | None:
+    """The page the paper's appendix starts on: its first lettered section ("A.1 ..."), or
+    one titled "Appendix"; None when it has none."""
+    pages = [
+        chunk.page
+        for chunk in context.chunks
+        if chunk.type == "body" and chunk.section and _APPENDIX_HEADING.match(chunk.section)
+    ]
+    return min(pages, default=None)
 
 
 def object_locator(obj: PaperObject) -> tuple[SourceType, dict[str, Any]]:
@@ -215,7 +229,13 @@ def paper_candidates(
     pages = [(page, norm(text)) for page, text in sorted(context.pages.items())]
     items: list[EvidenceItem] = []
 
+    # A question placing its evidence in the appendix ("in the appendix of ...").
+    appendix = appendix_page(context) if "appendix" in wanted_terms else None
+
     def add(item: EvidenceItem, text: str, modality: str) -> None:
+        if appendix is not None and modality != "citation" and item.locator["page"] >= appendix:
+            item.score += APPENDIX_BONUS
+            item.reasons.append("in the appendix the question names")
         if modality in wanted:
             item.score += MODALITY_BONUS
             item.reasons.append(f"modality {modality}")

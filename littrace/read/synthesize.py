@@ -16,7 +16,9 @@ in the localized sentences) and answers:
   series or x tick read from the located figure's vector graphics
   (:func:`littrace.read.charts.chart_answer`);
 * **multiple choice**: the option aligned with table cells or bibliography entries
-  (:mod:`littrace.read.choice`), else the factor a located equation prints before a symbol
+  (:mod:`littrace.read.choice`), else the option the clause defining the symbol the question
+  asks about says (:mod:`littrace.read.symbols`), else the factor a located equation prints
+  before a symbol
   the question names, else the object id the localizer found, else the option equal to the
   computed value (numbers compared numerically at the option's printed precision), else the
   option that is the difference of two cells the question names (one of each paper, when it
@@ -67,6 +69,7 @@ from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
 from littrace.read.model import Fact, PaperContext, Synthesis, SynthesisInput
 from littrace.read.references import asked_entry, entry_answer
+from littrace.read.symbols import symbol_choice
 from littrace.read.tables import cell_fact, find_cell, paper_tables, subject_terms, table_rows
 from littrace.read.text import (
     contains_phrase,
@@ -429,6 +432,10 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             chosen, how = aligned.label, f"alignment: {aligned.how}"
             facts.extend(aligned.facts)
             steps.append({"step": "alignment", "support": aligned.support})
+        defined = symbol_choice(question, data) if chosen is None else None
+        if defined is not None:
+            chosen, how, defining = defined
+            facts.append(defining)
         for special, name in (
             (_equation_factor, "factor in a located equation"),
             (_located_id, "located object id"),

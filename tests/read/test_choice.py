@@ -299,3 +299,36 @@ def test_claims_are_checked_in_the_paper_they_are_about() -> None:
     # Options making one claim each are left to other evidence.
     single = ask("Which embeddings?", ["GloVe", "Skip-gram"], freeform=False)
     assert claim_support(single, data) == {}
+
+
+def test_a_paragraphs_run_in_heading_is_named_by_each_of_its_sentences() -> None:
+    paper = _prose_paper(
+        "Authors. Each node of this type has a name. The graph has 12M nodes of this type.\n\n"
+        "Entities. Each node of this type has a name. The graph has 0.4M nodes of this type."
+    )
+    question = "How many author nodes does the graph have?"
+    picked = _sentence_choice(question, ["0.4M", "12M", "37M", "237M"], paper)
+    assert picked is not None and picked.label == "B"
+    # Without the heading the two sentences say the same of the question.
+    unheaded = _prose_paper(
+        "Each node of this type has a name. The graph has 12M nodes of this type.\n\n"
+        "Each node of this type has a name. The graph has 0.4M nodes of this type."
+    )
+    assert _sentence_choice(question, ["0.4M", "12M", "37M", "237M"], unheaded) is None
+
+
+def test_words_describing_the_paper_in_its_abstracts_words_count_less_in_a_window() -> None:
+    from dataclasses import replace
+
+    paper = _prose_paper(
+        "The scientific literature holds 37M nodes.", "Author nodes number 12M in total."
+    )
+    question = "How many author nodes in total does the paper on the scientific literature report?"
+    options = ["37M", "12M", "0.4M", "237M"]
+    assert _sentence_choice(question, options, paper) is None  # a tie on the words alone
+    described = replace(
+        paper, paper=replace(paper.paper, abstract="We organize the scientific literature.")
+    )
+    picked = _sentence_choice(question, options, described)
+    assert picked is not None and picked.label == "B"
+    assert picked.support["A"] < picked.support["B"]

@@ -274,3 +274,24 @@ def test_a_paper_another_one_cites_is_not_searched_for_the_citation() -> None:
     # A plan asking for citations asks for the citing paper's, not the cited one's.
     asks_citations = Plan(modalities=["citation"])
     assert paper_candidates(q, asks_citations, cited, is_cited=True)[0].source_type == "text_span"
+
+
+def test_a_question_placing_its_evidence_in_the_appendix_points_there() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.model import Chunk
+    from littrace.read.localize import appendix_page
+
+    made = context()
+    main = Chunk("p1#0101", "p1", "body", 6, "Training uses a batch size of 64.", section="4 Setup")
+    appended = Chunk(
+        "p1#0102", "p1", "body", 15, "Training uses a batch size of 32.", section="A.2 Details"
+    )
+    paper = replace(made, chunks=(main, appended))
+    assert appendix_page(paper) == 15 and appendix_page(made) is None
+    said = paper_candidates(question("What batch size does training use?"), Plan(), paper)
+    assert said[0].locator["page"] == 6  # read first, when the question places it nowhere
+    placed = question("In the appendix, what batch size does training use?")
+    top = paper_candidates(placed, Plan(), paper)[0]
+    assert top.locator == {"page": 15, "section": "A.2 Details"}
+    assert "in the appendix the question names" in top.reasons
