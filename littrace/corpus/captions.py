@@ -190,12 +190,20 @@ def _block_rest(scan: PageScan, first: ScanLine, used: set[int]) -> list[ScanLin
         if (
             line.block != first.block
             or line.index in used
-            or not _same_style(line, lines[-1])
+            or not (_same_style(line, lines[-1]) or _runs_on(line, lines[-1]))
             or match_caption_label(line.text) is not None
         ):
             break
         lines.append(line)
     return lines
+
+
+def _runs_on(line: ScanLine, previous: ScanLine) -> bool:
+    """Whether ``line`` continues ``previous`` on the same printed line, whatever its font
+    ("Table 7." then a bold title then regular text, or a label set a size larger)."""
+    overlap = min(line.bbox[3], previous.bbox[3]) - max(line.bbox[1], previous.bbox[1])
+    gap = line.bbox[0] - previous.bbox[2]
+    return overlap >= 0.5 * min(line.height, previous.height) and -1 <= gap <= 2 * previous.size
 
 
 def _same_style(line: ScanLine, previous: ScanLine) -> bool:

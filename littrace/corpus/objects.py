@@ -582,11 +582,20 @@ def _side_order(
 
 
 def _band(page: _Page, box: BBox) -> tuple[float, float]:
-    """The horizontal extent a caption's body may use: its column, or the text width."""
+    """The horizontal extent a caption's body may use: its column, or the text width.
+
+    On a one-column page a caption wrapped inside one half is a float set beside another
+    (a table next to a figure): its body keeps to that half.
+    """
     x0, x1 = page.text_x0 - 5, page.text_x1 + 5
-    if not page.two_column:
-        return x0, x1
     mid = (page.text_x0 + page.text_x1) / 2
+    if not page.two_column:
+        wrapped = box[3] - box[1] >= 1.8 * page.style.size
+        if wrapped and box[2] <= mid + 15:
+            return x0, mid
+        if wrapped and box[0] >= mid - 15:
+            return mid, x1
+        return x0, x1
     if box[2] <= mid + 15:
         return x0, mid
     if box[0] >= mid - 15:

@@ -42,6 +42,8 @@ RULE = 2.5
 # Pieces of one line further apart than this (in ems) are in different columns, not words
 # of one cell: a word space is 0.25-0.35 em, a column gap wider.
 _COLUMN_GAP = 0.38
+# How far from its column's middle a word set one per column may sit (share of the width).
+_OWN_COLUMN = 0.25
 
 
 def table_cells(
@@ -84,7 +86,13 @@ def _ruled_grid(
         for g in graphics
         if g[0] >= x0 - 3 and g[2] <= x1 + 3 and g[1] >= y0 - 3 and g[3] <= y1 + 3
     ]
-    across = {round(g[1]) for g in inside if g[3] - g[1] <= RULE and g[2] - g[0] >= 8}
+    # Rows are ruled when rules run under most of them across most of the table; a
+    # booktabs header's short cmidrules or an underlined link rule no row.
+    covered: dict[int, float] = {}
+    for g in inside:
+        if g[3] - g[1] <= RULE and g[2] - g[0] >= 8:
+            covered[round(g[1])] = covered.get(round(g[1]), 0.0) + g[2] - g[0]
+    across = {y for y, length in covered.items() if length >= 0.5 * (x1 - x0)}
     down: dict[int, float] = {}  # total length of vertical rules at each x
     for g in inside:
         if g[2] - g[0] <= 1.5 and g[3] - g[1] >= 6:
@@ -268,11 +276,14 @@ def _spread(
             start = begin + len(token)
             spots.append((x0 + begin * per_char, x0 + start * per_char, token))
         covered = [n for n, c in enumerate(columns) if c[0] < x1 and x0 < c[1]]
+        # A word set over its own column sits near that column's middle; the words of a
+        # spanning header at their natural spacing fall anywhere in the columns they cross.
         homes = [
             n
             for a, b, _ in spots
             for n in covered
-            if columns[n][0] - 2 <= (a + b) / 2 <= columns[n][1] + 2
+            if abs((a + b) / 2 - sum(columns[n]) / 2)
+            <= _OWN_COLUMN * (columns[n][1] - columns[n][0]) + 1
         ]
         # In a header, a number or citation after a word belongs to it ("stage 1", "K400 [17]").
         attached = header and any(_ATTACHED.fullmatch(token) for token in tokens[1:])

@@ -707,3 +707,50 @@ def test_rows_stay_apart_where_a_value_would_take_words_and_a_shared_rule_spans_
     # MONAQ's Table 2: one rule under both "Classification" and "Regression" is no span.
     monaq = objects_in("monaq.pdf")["Table 2"].cells
     assert [cell for cell in monaq[0] if cell] == ["Classification", "Regression"]
+
+
+def test_rules_only_between_column_groups_leave_the_rows_to_the_positions() -> None:
+    # ToolLLM's Table 2: booktabs rules plus vertical rules between its three retrievers;
+    # underlined group names are no row rules, so its rows come apart by position.
+    cells = objects_in("toolllm.pdf")["Table 2"].cells
+    assert [cell for cell in cells[0] if cell] == [
+        "API Retriever (ours)",
+        "BM25",
+        "Ada Embedding",
+    ]
+    all_row = next(row for row in cells if row[0] == "All")
+    assert " ".join(all_row[1:]) == "75.73 83.19 83.06 15.84 13.98 15.63 46.59 41.06 43.95"
+
+
+def test_a_spanning_header_at_its_natural_spacing_stays_whole() -> None:
+    # Its words happen to fall one in each column they cross, but off those columns' middles.
+    coref = objects_in("coref_visual_programs.pdf")["Table 3"].cells
+    assert coref[0][1:4] == ("3D CSG", "", "ShapeAssembly")
+    # Words set one per column, each over its column's middle, are still cut apart.
+    specter = objects_in("2020.acl-main.207.pdf")["Table 3"].cells
+    assert specter[0][1:5] == ("CLS", "USR", "CITE", "REC")
+
+
+def test_a_table_set_beside_a_figure_on_a_one_column_page() -> None:
+    # QFFT p.12: Table 4's caption wraps in the right half, Figure 7 fills the left half
+    # beside it; each body keeps to its half.
+    objects = objects_in("qfft.pdf")
+    cells = objects["Table 4"].cells
+    assert cells[0] == ("Data", "MMLU-Pro", "GPQA", "LLM-AggreFact")
+    assert cells[-1] == ("+ LIMO-QFFT", "73.4", "67.9", "75.8")
+    figure = objects["Figure 7"]
+    assert figure.bbox[2] < objects["Table 4"].bbox[0]
+    assert "MMLU-Pro" not in figure.text
+
+
+def test_a_caption_runs_on_along_its_printed_line_across_font_changes() -> None:
+    # InternVL: a regular "Table 7." label, then a bold title, then regular text, all on one
+    # printed line; with the whole caption found, the whole width of its table is the body.
+    internvl = objects_in("internvl.pdf")["Table 7"]
+    assert internvl.caption.startswith("Table 7. Comparison of zero-shot image-text retrieval")
+    assert "COCO-CN [84]" in internvl.caption
+    assert internvl.cells[0][3] == "Flickr30K (English, 1K test set) [116]"
+    assert any(row[0] == "InternVL-G (ours)" and row[-1] == "88.8" for row in internvl.cells)
+    # ToolLLM sets its "Table 2:" label a size larger than the caption text beside it.
+    toolllm = objects_in("toolllm.pdf")["Table 2"]
+    assert toolllm.caption.startswith("Table 2: We compare our API retriever with two baselines")
