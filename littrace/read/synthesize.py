@@ -14,7 +14,10 @@ in the localized sentences) and answers:
   option's value from its own paper, then the maximum or the minimum;
 * a **chart** question ("which method obtains the best ... in Figure 2"): the extreme bar,
   series or x tick read from the located figure's vector graphics
-  (:func:`littrace.read.charts.chart_answer`);
+  (:func:`littrace.read.charts.chart_answer`); a value the located figure prints at a bar's
+  end, the one whose x label, series and panel the question names best
+  (:func:`littrace.read.charts.printed_reading`), is the value asked for and, among the
+  options, the one chosen;
 * **multiple choice**: the option aligned with table cells or bibliography entries
   (:mod:`littrace.read.choice`), else the option the clause defining the symbol the question
   asks about says (:mod:`littrace.read.symbols`), else the factor a located equation prints
@@ -56,7 +59,7 @@ import numpy as np
 
 from littrace.corpus.model import PaperObject
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
-from littrace.read.charts import chart_answer
+from littrace.read.charts import chart_answer, printed_reading
 from littrace.read.choice import (
     aligned_choice,
     claim_support,
@@ -406,6 +409,10 @@ def synthesize(data: SynthesisInput) -> Synthesis:
     computed = difference(data)
     if computed is not None:
         value = Value(computed.text, computed.number, tuple(computed.facts), computed.how)
+    on_chart = printed_reading(question, data) if value is None else None
+    if on_chart is not None:
+        reading, fact, how = on_chart
+        value = Value(reading.text, reading.value, (fact,), how)
     for paper_id in data.papers[:1]:
         context = data.contexts.get(paper_id)
         if context is not None and value is None:
@@ -427,6 +434,11 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         if compared is not None:
             chosen, compared_facts, how = compared
             facts.extend(compared_facts)
+        texts = [o.text for o in question.multiple_choice_options]
+        shown = printed_reading(question, data, texts) if chosen is None else None
+        if shown is not None:
+            chosen, how = _match_option(question, shown[0].text), shown[2]
+            facts.append(shown[1])
         aligned = aligned_choice(question, data) if chosen is None else None
         if aligned is not None:
             chosen, how = aligned.label, f"alignment: {aligned.how}"

@@ -11,7 +11,14 @@ import pytest
 
 from littrace.corpus.model import Chunk, PaperObject, PaperRecord
 from littrace.llm.schemas import Plan
-from littrace.read.charts import Chart, Point, chart_answer, extreme_option, read_chart
+from littrace.read.charts import (
+    Chart,
+    Point,
+    chart_answer,
+    extreme_option,
+    printed_values,
+    read_chart,
+)
 from littrace.read.charts import Series as ChartSeries
 from littrace.read.model import EvidenceItem, PaperContext, SynthesisInput
 from littrace.read.synthesize import synthesize
@@ -342,3 +349,80 @@ def test_the_extreme_series_at_the_named_group_is_the_option_that_names_it() -> 
     assert (
         extreme_option(ask("Which is highest on Formula?", ["GEPA", "ACE"]), chart, False) is None
     )
+
+
+def _printed_panels(pdf: Path) -> PaperContext:
+    """Two panels of bars with their values printed at their ends: "Two Tasks" and "Three
+    Tasks", each with EEVEE and GEPA, GEPA hanging below the axis; one legend entry."""
+    values = {("Two Tasks", "EEVEE"): 10.0, ("Two Tasks", "GEPA"): -31.6}
+    values |= {("Three Tasks", "EEVEE"): 8.2, ("Three Tasks", "GEPA"): -23.2}
+    doc = pymupdf.open()  # type: ignore[no-untyped-call]
+    page = doc.new_page(width=400, height=260)
+    shape = page.new_shape()
+    axis = 130.0  # y of 0; 2 points per unit
+    shape.draw_rect((150, 30, 156, 36))
+    shape.finish(color=None, fill=(0.3, 0.5, 0.8), width=0)
+    shape.insert_text((158, 36), "Formula", fontname="helv", fontsize=6)
+    for p, panel in enumerate(("Two Tasks", "Three Tasks")):
+        x = 60 + p * 170
+        shape.insert_text((x + 20, 50), panel, fontname="helv", fontsize=7)
+        for b, name in enumerate(("EEVEE", "GEPA")):
+            value = values[panel, name]
+            x0, x1 = x + b * 50, x + b * 50 + 20
+            y0, y1 = sorted((axis, axis - 2 * value))
+            shape.draw_rect((x0, y0, x1, y1))
+            shape.finish(color=None, fill=(0.3, 0.5, 0.8), width=0)
+            text = f"{value:.1f}"
+            width = pymupdf.get_text_length(text, fontname="helv", fontsize=6)
+            printed_y = y0 - 2 if value > 0 else y1 + 7
+            shape.insert_text(((x0 + x1 - width) / 2, printed_y), text, fontname="helv", fontsize=6)
+            label = pymupdf.get_text_length(name, fontname="helv", fontsize=6)
+            shape.insert_text(((x0 + x1 - label) / 2, 215), name, fontname="helv", fontsize=6)
+    shape.commit()
+    doc.save(pdf)
+    figure = PaperObject(
+        "p1", "figure", "Figure 1", "1", 1, 1, "Figure 1: Gains.", (40, 25, 390, 220)
+    )
+    chunk = Chunk("p1#f1", "p1", "figure", 1, figure.caption, object_id="Figure 1")
+    record = PaperRecord("p1", "Panels", ["A. Author"], "", "arXiv", 2026, True, pdf_path=str(pdf))
+    return PaperContext(record, (chunk,), (figure,), {}, 1)
+
+
+def test_values_printed_at_bar_ends_are_named_by_label_legend_and_panel(tmp_path: Path) -> None:
+    context = _printed_panels(tmp_path / "panels.pdf")
+    read = printed_values(context.paper.pdf_path or "", 1, context.objects[0].bbox)
+    named = {reading.names: reading.text for reading in read}
+    assert named == {
+        ("EEVEE", "Formula", "Two Tasks"): "10.0",
+        ("GEPA", "Formula", "Two Tasks"): "-31.6",
+        ("EEVEE", "Formula", "Three Tasks"): "8.2",
+        ("GEPA", "Formula", "Three Tasks"): "-23.2",
+    }
+
+
+def test_synthesis_takes_the_printed_value_of_the_bar_the_question_names(tmp_path: Path) -> None:
+    context = _printed_panels(tmp_path / "panels.pdf")
+    question = ask(
+        "In the Three Tasks panel of Figure 1, what improvement is printed for GEPA?",
+        ["-31.6", "8.2", "-23.2", "10.0"],
+    )
+    evidence = [EvidenceItem("p1", "figure", {"figure_id": "Figure 1", "page": 1}, 1.0)]
+    synthesis = synthesize(SynthesisInput(question, Plan(), ["p1"], {"p1": context}, {}, evidence))
+    assert synthesis.answer["multiple_choice"] == {"gold": "C"}
+    assert synthesis.answer["freeform"] == {"text": "-23.2"}
+    assert "p1#f1" in synthesis.chunk_ids
+
+
+@pytest.mark.skipif(not (FIXTURES.parent / "recent").is_dir(), reason="no shared fixture PDFs")
+def test_real_charts_that_print_their_values() -> None:
+    """MultiTurnInstruct's Figure 4 (a histogram of turn counts, values over the bars) and
+    InternVL's Figure 2 (slanted benchmark names, two series told apart by their legend)."""
+    recent = FIXTURES.parent / "recent"
+    histogram = printed_values(str(recent / "multiturn_instruct.pdf"), 4, (73, 453, 297, 544))
+    by_turns = {reading.names: reading.text for reading in histogram}
+    assert by_turns[("12",)] == "58" and by_turns[("2",)] == "48" and by_turns[("8",)] == "421"
+    overview = printed_values(str(recent / "internvl.pdf"), 2, (49, 72, 545, 183))
+    by_name = {reading.names: reading.text for reading in overview}
+    assert by_name[("LVLM", "Our Performance")] == "327.6"
+    assert by_name[("LVLM", "Pervious SOTA")] == "322.5"
+    assert by_name[("MME", "Our Performance")] == "1586.4"
