@@ -196,6 +196,32 @@ def _first_row(words: Iterable[_Word], below: float, right_of: float) -> list[_W
     return [w for w in under if w.y0 - top < 2.0]
 
 
+def _slanted(words: Iterable[_Word], height: float) -> list[_Word]:
+    """Labels set on a slant under the bars: words taller than ``height`` allows, each joined
+    by the next word rising to its right ("Privacy" then "Protection"); a label is given
+    zero width at its upper end, where it meets its bar."""
+    labels: list[list[_Word]] = []
+    for word in sorted((w for w in words if w.y1 - w.y0 > 1.6 * height), key=lambda w: w.x0):
+        last = next(
+            (
+                label
+                for label in labels
+                if -3 <= word.x0 - label[-1].x1 <= 4 and word.y0 < label[-1].y0 - 2
+            ),
+            None,
+        )
+        if last is None:
+            labels.append([word])
+        else:
+            last.append(word)
+    return [
+        _Word(
+            label[-1].x1, label[-1].y0, label[-1].x1, label[0].y1, " ".join(w.text for w in label)
+        )
+        for label in labels
+    ]
+
+
 def _segments(drawings: list[dict[str, Any]], box: BBox) -> list[tuple[Color, Segment]]:
     """Every stroked straight segment in ``box``: its colour and ends."""
     found: list[tuple[Color, Segment]] = []
@@ -303,7 +329,10 @@ def _bar_chart(
     rects: list[tuple[Color, BBox]],
     scale: _Scale,
     legend_lines: list[tuple[Color, BBox]],
+    around: tuple[list[_Word], list[tuple[Color, BBox]]],
 ) -> list[Series] | None:
+    """Bars on the commonest baseline; ``around`` holds the words and rectangles a little
+    above and below the figure's box too, where its legend may sit."""
     bars_by_base: dict[int, list[tuple[Color, BBox]]] = defaultdict(list)
     for color, r in rects:
         if r[2] - r[0] >= 2 and not _small(r) and r[0] > scale.column_x1:
@@ -313,9 +342,11 @@ def _bar_chart(
         return None
     bars = sorted(bars_by_base[base], key=lambda bar: bar[1][0])
     baseline = max(r[3] for _, r in bars)
-    swatches = [(c, r) for c, r in rects if (c, r) not in bars] + legend_lines
-    legend = _legend(words, swatches)
-    labels = _phrases(_first_row(words, baseline, scale.column_x1))
+    swatches = [(c, r) for c, r in around[1] if (c, r) not in bars] + legend_lines
+    legend = _legend(around[0], swatches)
+    beneath = [w for w in words if w.cy > baseline and w.x1 > scale.column_x1]
+    height = float(np.median([w.y1 - w.y0 for w in words])) if words else 0.0
+    labels = _slanted(beneath, height) or _phrases(_first_row(words, baseline, scale.column_x1))
     grouped = all(color in legend for color, _ in bars) and len({c for c, _ in bars}) > 1
 
     def under(r: BBox) -> str | None:
@@ -432,11 +463,15 @@ def read_chart(pdf_path: str, page: int, bbox: BBox) -> Chart | None:
             return None
         pdf_page = doc[page - 1]
         box = (bbox[0] - _MARGIN, bbox[1] - _MARGIN, bbox[2] + _MARGIN, bbox[3] + _MARGIN)
+        wide = (box[0], box[1] - _LEGEND_REACH, box[2], box[3] + _LEGEND_REACH)
         drawings = pdf_page.get_drawings()
         words = _words(pdf_page, box)
+        around = _words(pdf_page, wide)
     segments = _segments(drawings, box)
     rects = _rects(drawings, box)
-    coloured = [r[0] for _, r in rects] + [
+    # Where the data start: legend swatches may sit further left than the y tick labels.
+    drawn = [r for _, r in rects if not _swatch(r)] or [r for _, r in rects]
+    coloured = [r[0] for r in drawn] + [
         min(a[0], b[0]) for color, (a, b) in segments if not _is_grey(color)
     ]
     scale = _scale(words, segments, min(coloured, default=box[2]))
@@ -451,7 +486,7 @@ def read_chart(pdf_path: str, page: int, bbox: BBox) -> Chart | None:
         for color, (a, b) in segments
         if not _is_grey(color) and abs(a[1] - b[1]) < 0.1
     ]
-    bars = _bar_chart(words, rects, scale, legend_lines)
+    bars = _bar_chart(words, rects, scale, legend_lines, (around, _rects(drawings, wide)))
     return Chart("bar", y_label, tuple(bars)) if bars else None
 
 
@@ -758,11 +793,10 @@ def printed_values(pdf_path: str, page: int, bbox: BBox) -> list[PrintedValue]:
     lowest = max(max(column[3], word.y1) for word, _, _, column in found)
     highest = min(min(column[1], word.y0) for word, _, _, column in found)
     under = [w for w in words if w.y0 >= lowest - 1]
-    slanted = [w for w in under if w.y1 - w.y0 > 1.6 * height]
     upright = _phrases((w for w in under if w.y1 - w.y0 <= 1.6 * height), numbers_apart=True)
     first_row = min((w.y0 for w in upright), default=0.0)
     # A slanted label ends at its bar; an upright one is centred under it.
-    anchors = [(w.x1, w.text) for w in slanted] + [
+    anchors = [(w.x1, w.text) for w in _slanted(under, height)] + [
         (w.cx, w.text) for w in upright if w.y0 - first_row < 3
     ]
     titles = [t for t in _phrases(w for w in words if w.y1 <= highest + 1) if _has_letter(t.text)]

@@ -426,3 +426,21 @@ def test_real_charts_that_print_their_values() -> None:
     assert by_name[("LVLM", "Our Performance")] == "327.6"
     assert by_name[("LVLM", "Pervious SOTA")] == "322.5"
     assert by_name[("MME", "Our Performance")] == "1586.4"
+
+
+@pytest.mark.skipif(not (FIXTURES.parent / "recent").is_dir(), reason="no shared fixture PDFs")
+def test_a_real_grouped_bar_chart_with_slanted_labels_and_its_legend_over_the_box() -> None:
+    """MultiTurnInstruct's Figure 5: twelve models in nine task groups named on a slant; the
+    legend's first row sits above the figure's box, its swatches left of the y ticks."""
+    chart = read_chart(
+        str(FIXTURES.parent / "recent" / "multiturn_instruct.pdf"), 5, (72, 72, 522, 345)
+    )
+    assert chart is not None and chart.kind == "bar"
+    read = values_of(chart)
+    assert len(read) == 12 and "Mistral-8x7B-Instruct-v0.1" in read
+    groups = [x for x, _ in read["GPT-o1"]]
+    assert groups[:2] == ["Memorization", "Dynamic Instruction"]
+    assert "Privacy Protection" in groups
+    privacy = {name: dict(points)["Privacy Protection"] for name, points in read.items()}
+    assert max(privacy, key=privacy.__getitem__) == "Claude-3-haiku"
+    assert privacy["Claude-3-haiku"] == pytest.approx(0.52, abs=0.02)
