@@ -163,7 +163,45 @@ def _grid_from_lines(lines: list[ScanLine], rules: Sequence[BBox] = ()) -> list[
     numeric = {j for j in range(len(columns)) if _mostly_numbers([row[j] for row in grid])}
     if numeric:
         grid, spanning = _fill(table_rows, columns, numeric, rules)
-    return _merge_continuations(grid, spanning)
+    centres = [sum(line.y_center for line in row) / len(row) for row in table_rows]
+    grid, centres = _merge_continuations(grid, spanning, centres)
+    return _centred_labels(grid, centres, rules, columns[-1][1] - columns[0][0])
+
+
+def _centred_labels(
+    grid: list[list[str]], centres: list[float], rules: Sequence[BBox], width: float
+) -> list[list[str]]:
+    """A label set vertically centred beside a group of rows (LaTeX's ``\\multirow``) that
+    fell on lines of its own between them, in a band of rows between two rules across the
+    table: written into the first cell of each of the band's rows, its own lines dropped.
+
+    Only where every line of the band with a first cell holds nothing else and every other line
+    of the band has no first cell and fills the same columns ("Always Include" beside a list of
+    documents; not the wrapped lines of a description).
+    """
+    across = sorted(r[1] for r in rules if r[2] - r[0] >= 0.9 * width)
+    # Over a table of values the first band is the header, whose multirow labels the header
+    # reading handles; a table of text may have no header.
+    values = any(_has_number(cell) for row in grid for cell in row[1:])
+    out: list[list[str]] = []
+    start = 0
+    while start < len(grid):
+        end = start + 1
+        while end < len(grid) and not any(centres[end - 1] < y < centres[end] for y in across):
+            end += 1
+        band = grid[start:end]
+        labels = [row for row in band if row[0] and not any(row[1:])]
+        items = [row for row in band if not row[0] and any(row[1:])]
+        # Rows of the group fill the same columns; lines of a wrapped cell fill fewer.
+        alike = len({tuple(bool(cell) for cell in row) for row in items}) == 1
+        whole = labels and items and alike and len(labels) + len(items) == len(band)
+        if (start or not values) and whole:
+            label = " ".join(row[0] for row in labels)
+            out.extend([label, *row[1:]] for row in band if not row[0])
+        else:
+            out.extend(band)
+        start = end
+    return out
 
 
 def _fill(
@@ -329,14 +367,18 @@ def _column_of(line: ScanLine, columns: list[list[float]]) -> int:
     )
 
 
-def _merge_continuations(grid: list[list[str]], spanning: list[bool]) -> list[list[str]]:
-    """Fold a wrapped cell's second line (a row with fewer, non-numeric cells) into its row.
+def _merge_continuations(
+    grid: list[list[str]], spanning: list[bool], centres: list[float]
+) -> tuple[list[list[str]], list[float]]:
+    """Fold a wrapped cell's second line (a row with fewer, non-numeric cells) into its row;
+    the rows and the vertical centres of their first lines.
 
     A line of text running over several columns is a section title ("7B Models (Based on
     Qwen2.5-7B)"), and a value does not wrap onto words: those rows stay rows.
     """
     merged: list[list[str]] = []
-    for row, wide in zip(grid, spanning, strict=True):
+    kept: list[float] = []
+    for row, wide, centre in zip(grid, spanning, centres, strict=True):
         filled = {n for n, cell in enumerate(row) if cell}
         if merged and row and not row[0] and not wide:
             above = {n for n, cell in enumerate(merged[-1]) if cell}
@@ -347,7 +389,8 @@ def _merge_continuations(grid: list[list[str]], spanning: list[bool]) -> list[li
                     merged[-1][n] = f"{merged[-1][n]} {row[n]}"
                 continue
         merged.append(row)
-    return merged
+        kept.append(centre)
+    return merged, kept
 
 
 def _has_number(text: str) -> bool:

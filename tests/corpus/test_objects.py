@@ -754,3 +754,17 @@ def test_a_caption_runs_on_along_its_printed_line_across_font_changes() -> None:
     # ToolLLM sets its "Table 2:" label a size larger than the caption text beside it.
     toolllm = objects_in("toolllm.pdf")["Table 2"]
     assert toolllm.caption.startswith("Table 2: We compare our API retriever with two baselines")
+
+
+def test_a_label_centred_beside_a_band_of_rows_names_each_of_them() -> None:
+    # Multi-LexSum's Table 6: each rubric ("Always Include") is set vertically centred
+    # beside its list of documents, between rules across the table, on lines of its own.
+    rubric = objects_in("2206.10883v3.pdf")["Table 6"].cells
+    by_document = {row[1]: row[0] for row in rubric}
+    assert by_document["Monitor reports"] == "Always Include"
+    assert by_document["Amicus briefs"] == "Sometimes Include Based on Writers’ Judgment"
+    assert by_document["Attorney appearances"] == "Rarely to Never Include"
+    assert all(row[1] for row in rubric)
+    # Eevee's Table 7: the target model beside its four methods.
+    eevee = objects_in("eevee.pdf")["Table 7"].cells
+    assert ("DeepSeek-V3.2", "Eevee", "64.07 ± 1.08") in eevee
