@@ -34,6 +34,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
 from typing import Any, Literal
 
@@ -450,10 +451,21 @@ def _y_label(words: list[_Word], scale: _Scale) -> str:
     return " ".join(w.text for w in sorted(left, key=lambda w: -w.cy))
 
 
-def read_chart(pdf_path: str, page: int, bbox: BBox) -> Chart | None:
-    """The bar or line chart drawn in ``bbox`` (PDF points) of 1-based ``page``, or None when
-    no consistent y scale or no series is found there (diagrams, raster images, panels
-    without tick labels)."""
+@dataclass(frozen=True)
+class _Figure:
+    """What a figure's page draws around it: the figure's box with a margin, that box
+    widened by where a legend may sit, the page's drawings, and the words of each box."""
+
+    box: BBox
+    wide: BBox
+    drawings: list[dict[str, Any]]
+    words: list[_Word]
+    around: list[_Word]
+
+
+def _read_figure(pdf_path: str, page: int, bbox: BBox) -> _Figure | None:
+    """The drawings and words around ``bbox`` of 1-based ``page``; None when the PDF or the
+    page cannot be read."""
     try:
         doc: Any = pymupdf.open(pdf_path)  # type: ignore[no-untyped-call]
     except (RuntimeError, ValueError, FileNotFoundError):
@@ -465,8 +477,25 @@ def read_chart(pdf_path: str, page: int, bbox: BBox) -> Chart | None:
         box = (bbox[0] - _MARGIN, bbox[1] - _MARGIN, bbox[2] + _MARGIN, bbox[3] + _MARGIN)
         wide = (box[0], box[1] - _LEGEND_REACH, box[2], box[3] + _LEGEND_REACH)
         drawings = pdf_page.get_drawings()
-        words = _words(pdf_page, box)
         around = _words(pdf_page, wide)
+    words = [w for w in around if _inside(w.cx, w.cy, box)]
+    return _Figure(box, wide, drawings, words, around)
+
+
+def read_chart(pdf_path: str, page: int, bbox: BBox) -> Chart | None:
+    """The bar or line chart drawn in ``bbox`` (PDF points) of 1-based ``page``, or None when
+    no consistent y scale or no series is found there (diagrams, raster images, panels
+    without tick labels)."""
+    figure = _read_figure(pdf_path, page, bbox)
+    if figure is None:
+        return None
+    box, wide, drawings, words, around = (
+        figure.box,
+        figure.wide,
+        figure.drawings,
+        figure.words,
+        figure.around,
+    )
     segments = _segments(drawings, box)
     rects = _rects(drawings, box)
     # Where the data start: legend swatches may sit further left than the y tick labels.
@@ -711,27 +740,21 @@ def _tick_labels(words: list[_Word], bars: Sequence[BBox]) -> set[tuple[int, int
     }
 
 
-def printed_values(pdf_path: str, page: int, bbox: BBox) -> list[PrintedValue]:
+@cache
+def printed_values(pdf_path: str, page: int, bbox: BBox) -> tuple[PrintedValue, ...]:
     """The values printed at the ends of the bars drawn in ``bbox`` of 1-based ``page``, each
-    with the names the chart gives its bar; empty when the figure prints none.
+    with the names the chart gives its bar; empty when the figure prints none. Cached: a
+    question's value and its options are both read off the same figure.
 
     A bar is a column of filled rectangles (stacked pieces share it); it hangs from the axis
     when its top edge is the one other bars share. Its value is the nearest number at its far
     end, centred on it; each number names one bar.
     """
-    try:
-        doc: Any = pymupdf.open(pdf_path)  # type: ignore[no-untyped-call]
-    except (RuntimeError, ValueError, FileNotFoundError):
-        return []
-    with doc:
-        if not 1 <= page <= doc.page_count:
-            return []
-        pdf_page = doc[page - 1]
-        box = (bbox[0] - _MARGIN, bbox[1] - _MARGIN, bbox[2] + _MARGIN, bbox[3] + _MARGIN)
-        wide = (box[0], box[1] - _LEGEND_REACH, box[2], box[3] + _LEGEND_REACH)
-        drawings = pdf_page.get_drawings()
-        around = _words(pdf_page, wide)
-    shapes = _shapes(drawings, wide)
+    figure = _read_figure(pdf_path, page, bbox)
+    if figure is None:
+        return ()
+    around = figure.around
+    shapes = _shapes(figure.drawings, figure.wide)
 
     def labelled(r: BBox) -> bool:
         cy = (r[1] + r[3]) / 2
@@ -749,16 +772,16 @@ def printed_values(pdf_path: str, page: int, bbox: BBox) -> list[PrintedValue]:
         for _, r in swatches
         if abs(w.cy - (r[1] + r[3]) / 2) <= 3 and w.x0 >= r[2]
     }
-    bars = [(c, r) for c, r in shapes if (c, r) not in swatches and _inside(r[0], r[1], box)]
+    bars = [(c, r) for c, r in shapes if (c, r) not in swatches and _inside(r[0], r[1], figure.box)]
     skip = legend_words | _tick_labels(around, [r for _, r in bars])
-    words = [w for w in around if _inside(w.cx, w.cy, box) and _key(w) not in skip]
+    words = [w for w in figure.words if _key(w) not in skip]
     stacks: dict[tuple[int, int], list[tuple[Color, BBox]]] = defaultdict(list)
     for color, r in bars:
         if r[2] - r[0] >= 1.5:
             stacks[(round(r[0]), round(r[2]))].append((color, r))
     spans = [(min(r[1] for _, r in m), max(r[3] for _, r in m)) for m in stacks.values()]
     if len(spans) < 2 or not words:
-        return []
+        return ()
 
     def shared(y: float) -> int:
         return sum(1 for top, bottom in spans if abs(top - y) <= 1 or abs(bottom - y) <= 1)
@@ -789,7 +812,7 @@ def printed_values(pdf_path: str, page: int, bbox: BBox) -> list[PrintedValue]:
         taken_columns.add(column)
         found.append((word, value, color, column))
     if not found:
-        return []
+        return ()
     lowest = max(max(column[3], word.y1) for word, _, _, column in found)
     highest = min(min(column[1], word.y0) for word, _, _, column in found)
     under = [w for w in words if w.y0 >= lowest - 1]
@@ -813,7 +836,7 @@ def printed_values(pdf_path: str, page: int, bbox: BBox) -> list[PrintedValue]:
         if over:
             names.append(min(over, key=lambda t: abs(t.cx - centre)).text)
         readings.append(PrintedValue(word.text, value, tuple(names)))
-    return readings
+    return tuple(readings)
 
 
 def _name_support(names: Sequence[str], asked: frozenset[str] | set[str]) -> float:
