@@ -589,16 +589,10 @@ def _band(page: _Page, box: BBox) -> tuple[float, float]:
     """
     x0, x1 = page.text_x0 - 5, page.text_x1 + 5
     mid = (page.text_x0 + page.text_x1) / 2
-    if not page.two_column:
-        wrapped = box[3] - box[1] >= 1.8 * page.style.size
-        if wrapped and box[2] <= mid + 15:
-            return x0, mid
-        if wrapped and box[0] >= mid - 15:
-            return mid, x1
-        return x0, x1
-    if box[2] <= mid + 15:
+    halves = page.two_column or box[3] - box[1] >= 1.8 * page.style.size
+    if halves and box[2] <= mid + 15:
         return x0, mid
-    if box[0] >= mid - 15:
+    if halves and box[0] >= mid - 15:
         return mid, x1
     return x0, x1
 
