@@ -651,3 +651,18 @@ def test_the_label_column_naming_the_rows_is_innermost_and_a_header_spans_a_labe
     # "stage 1" spans "cleaned | remain" across the row printing only "dataset".
     assert paths["84.3%"][1] == ("stage 1", "remain")
     assert paths["1.94B"][1] == ("stage 1", "cleaned")
+
+
+def test_of_rows_the_question_names_fully_the_one_naming_more_of_it_aligns_best() -> None:
+    # NAACL 2018 Table 3: "With LM" and "Avg. of 15 models with LM" are both named in full;
+    # the longer label says more of what is asked.
+    grid = (
+        ("Description", "F1"),
+        ("Without LM", "49.9"),
+        ("With LM", "54.1"),
+        ("Avg. of 15 models with LM", "55.2"),
+    )
+    wanted = question_terms("Which F1 is reached when 15 models with LM embeddings are averaged?")
+    scores = {c.text: align(wanted, c).score for c in table_cells(grid)}
+    assert max(scores, key=scores.__getitem__) == "55.2"
+    assert scores["55.2"] > 1.05 * scores["54.1"] > 1.05 * scores["49.9"]
