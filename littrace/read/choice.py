@@ -46,8 +46,10 @@ from littrace.read.references import (
     authored_entries,
     citation_ids,
     cited_for,
+    cited_in_group,
     entry_at,
     entry_support,
+    group_position,
     mentions_references,
     named_authors,
     reference_position,
@@ -77,6 +79,7 @@ from littrace.read.units import (
     row_score,
     subject_terms,
     table_cells,
+    terms_match,
 )
 from littrace.read.views import ENUMERATION_ITEM, paper_views, question_parts
 from littrace.schema import Question
@@ -86,6 +89,7 @@ __all__ = [
     "TableUnits",
     "aligned_choice",
     "claim_support",
+    "described_row_choice",
     "option_claims",
     "reference_choice",
     "reference_number_choice",
@@ -96,6 +100,9 @@ __all__ = [
 
 # The winner must lead the runner-up by this much of its own support.
 _MARGIN = 0.05
+# The least support an option is chosen on by its cells' alignment: a cell the question
+# names a tenth of is no reading of it, just a table printing the number.
+_FLOOR = 0.1
 # An option names a row when it names at least this share of the row's innermost label.
 _ROW_NAMED = 0.5
 
@@ -228,7 +235,7 @@ def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
         return None
     support, best_cells = found
     label = _winner(support)
-    if label is None:
+    if label is None or support[label] < _FLOOR:
         return None
     grounds = best_cells[label]
     return Choice(
@@ -360,6 +367,7 @@ def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
     if not options or not named or not mentions_references(question.question):
         return None
     position = reference_position(question.question)
+    member = group_position(question.question) if position is None else None
     query = question_query(question, data.plan, 1.0)
     support = {o.label: 0.0 for o in options}
     grounds: dict[str, tuple[str, Fact]] = {}
@@ -370,6 +378,19 @@ def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
         if position is not None:
             entry = entry_at(context.references, position)
             scored = [(entry, 1.0, f"entry {position} of the references")] if entry else []
+        elif member is not None:
+            cited = cited_in_group(query, context, member)
+            scored = (
+                [
+                    (
+                        cited.reference,
+                        1.0,
+                        f"work {member} cited on p.{cited.page}: {cited.sentence[:80]}",
+                    )
+                ]
+                if cited
+                else []
+            )
         else:
             scored = [
                 (cited.reference, cited.score, f"cited on p.{cited.page}: {cited.sentence[:80]}")
@@ -586,11 +607,15 @@ def printed_support(
 
 def table_contenders(question: Question, data: SynthesisInput) -> list[str]:
     """The option labels the selected papers' table cells leave in contention: those whose
-    cells align nearly as well as the best one's (every label when no cell prints them)."""
+    cells align nearly as well as the best one's (every label when no cell prints them,
+    or when the one left is named too little to be chosen)."""
+    every = [o.label for o in question.multiple_choice_options or []]
     found = value_support(question, table_units(question, data))
-    return (
-        contenders(found[0]) if found else [o.label for o in question.multiple_choice_options or []]
-    )
+    if found is None:
+        return every
+    left = contenders(found[0])
+    # One contender is a choice, and needs the support a choice needs.
+    return every if len(left) == 1 and found[0][left[0]] < _FLOOR else left
 
 
 def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
@@ -602,7 +627,72 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
     tables = table_units(question, data)
     if not tables:
         return None
-    return value_choice(question, tables) or extreme_choice(question, tables)
+    return (
+        extreme_choice(question, tables)
+        or value_choice(question, tables)
+        or described_row_choice(question, tables)
+    )
+
+
+def described_row_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
+    """For options naming rows of a table ("Memorization | Privacy Protection | ..."), the
+    option whose row prints what the question says of it ("scored with a non-matching
+    rate"): the question's terms each weighted by their rarity among the table's rows (IDF),
+    so that what every row prints decides nothing."""
+    options = question.multiple_choice_options or []
+    if not options or any(_values(o.text) for o in options):
+        return None
+    named = {o.label: question_terms(o.text) for o in options}
+    told = frozenset().union(*named.values())
+    asked = asked_terms(question.question) - told
+    best: tuple[float, Choice] | None = None
+    for table in tables:
+        content: dict[int, set[str]] = {}
+        paths: dict[int, tuple[str, ...]] = {}
+        for cell in table.cells:
+            content.setdefault(cell.row, set()).update(
+                terms(" ".join((*cell.row_path, *cell.column_path, cell.text)))
+            )
+            paths[cell.row] = cell.row_path
+        rows: dict[str, tuple[int, str]] = {}
+        for option in options:
+            # An option is a row's name (each names most of the other), not a sentence
+            # that shares a word with it.
+            shares = [
+                (
+                    min(
+                        label_share(label, named[option.label]),
+                        label_share(option.text, question_terms(label)),
+                    ),
+                    row,
+                    label,
+                )
+                for row, path in paths.items()
+                for label in path
+                if label
+            ]
+            share, row, label = max(shares, default=(0.0, -1, ""))
+            if share >= _ROW_NAMED:
+                rows[option.label] = (row, label)
+        if len({row for row, _ in rows.values()}) < 2:
+            continue
+        frequency = {t: sum(t in held for held in content.values()) for t in asked}
+        weight = {t: math.log((len(content) + 1) / (n + 0.5)) for t, n in frequency.items() if n}
+        total = sum(weight.values())
+        if total <= 0:
+            continue
+        support = {
+            option: round(sum(w for t, w in weight.items() if t in content[row]) / total, 4)
+            for option, (row, _) in rows.items()
+        }
+        chosen = _winner(support)
+        if chosen is None or (best is not None and support[chosen] <= best[0]):
+            continue
+        row, label = rows[chosen]
+        cells = [c for c in table.cells if c.row == row]
+        how = f"{table.obj.scorer_id} row {label!r} prints what the question says of it"
+        best = (support[chosen], Choice(chosen, support, how, [table.fact(c) for c in cells]))
+    return best[1] if best else None
 
 
 # An enumeration marker that says which of several things a claim is about: "(i)", "(b)".
@@ -644,6 +734,38 @@ def option_claims(text: str) -> list[Claim]:
             if terms(claim) or _values(claim):
                 claims.append(Claim(claim.strip(" ,."), marker.group(0).strip() if marker else ""))
     return claims
+
+
+_COUNT = re.compile(r"\d+(?:\.\d+)?(?:\s*[-–]\s*\d+(?:\.\d+)?)?")
+# How far after its number a counted word may be printed ("3 APIs", "3 distinct APIs").
+_COUNT_REACH = 3
+
+
+def _counts(text: str) -> list[tuple[str, str]]:
+    """The numbers ``text`` prints with the word they count: "2-5 tools; at most 3 APIs"
+    gives ("2-5", "tools") and ("3", "apis")."""
+    words = text.split()
+    found = []
+    for word, after in pairwise(words):
+        if _COUNT.fullmatch(word) and after[:1].isalpha():
+            noun = terms(after)
+            if noun:
+                found.append((word.replace(" ", ""), noun[0]))
+    return found
+
+
+def _prints_count(sentence: str, count: str, noun: str) -> bool:
+    """Whether ``sentence`` prints ``count`` (a number or a range, read as printed) with
+    ``noun`` a few words after it."""
+    words = sentence.split()
+    for i, word in enumerate(words):
+        if word.strip(",;:()") != count:
+            continue
+        for after in words[i + 1 : i + 1 + _COUNT_REACH]:
+            said = terms(after)
+            if said and (said[0] == noun or terms_match(said[0], frozenset([noun]))):
+                return True
+    return False
 
 
 def _marked_segment(question: str, marker: str) -> str:
@@ -716,6 +838,8 @@ def claim_support(
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
     views = paper_views(question.question, [c.paper for c in contexts])
     told = frozenset(t for o in options for t in terms(o.text))
+    given = {n.value for n in numbers(question.question)}
+    given_text = {n.text for n in numbers(question.question)}
     support = {}
     for option in options:
         scores = []
@@ -724,13 +848,19 @@ def claim_support(
             asked = [t for t in dict.fromkeys(terms(asked_text)) if t not in told]
             weight = _rarity(asked, windows)
             total = sum(weight.values())
-            printed = _values(claim.text)
+            # A number the question prints ("ACL 2024") says which claim, not what it claims.
+            printed = [n for n in _values(claim.text) if n.value not in given]
+            counted = [(n, w) for n, w in _counts(claim.text) if n not in given_text]
             words = set(terms(_EVERY.sub("", _without_numbers(claim.text)))) - set(asked)
             best = dict.fromkeys(papers, 0.0)
             for window, held in zip(windows, values, strict=True):
                 if window.paper_id not in best or total <= 0:
                     continue
-                if printed:
+                # "3 APIs" is read where the sentence counts APIs, not wherever a 3 is.
+                if counted:
+                    if not all(_prints_count(window.text, n, noun) for n, noun in counted):
+                        continue
+                elif printed:
                     if not all(any(same_number(v, p.text) for v in held) for p in printed):
                         continue
                 elif not words or len(words & (window.own | window.around)) < 0.5 * len(words):

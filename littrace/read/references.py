@@ -5,6 +5,8 @@
   list by position, since its entries carry no numbers.
 * **Cited for X**: "which work does the paper cite for SuperPAL": the references cited by the
   body sentences that best match the question.
+* **One of a group**: "the second of those two cited works": the work at that place in the
+  citation group ("[1,2]") of the sentence that best matches the question.
 
 An option is supported by an entry when most of the option's terms are in the entry as
 printed (author names and title), so "Zaki MM" and "Ernst et al. (2021), Summary-source
@@ -34,10 +36,12 @@ __all__ = [
     "asked_entry",
     "citation_ids",
     "cited_for",
+    "cited_in_group",
     "entry_answer",
     "entry_at",
     "entry_support",
     "first_author",
+    "group_position",
     "mentions_references",
     "reference_position",
 ]
@@ -81,6 +85,12 @@ _ORDINAL = re.compile(
     rf"\b({_ORDINAL_WORD})\s+(?:\w+\s+){{0,2}}?(?:references?|entry|entries|citations?|items?|works?)\b",
     re.I,
 )
+# One work of the group a sentence cites together: "the second of those two cited works".
+_OF_GROUP = re.compile(
+    rf"\b({_ORDINAL_WORD}|last)\s+of\s+(?:the|those|these|its|their)\s+(?:\w+\s+){{0,2}}?"
+    r"(?:references?|citations?|works?|papers?|entries)\b",
+    re.I,
+)
 _NAMED = re.compile(r"\breference\s*(?:number\s*|no\.\s*)?\[?(\d+)\]?|\[(\d+)\]", re.I)
 # An option is an entry's when this share of its terms is printed in the entry.
 _ENTRY_SHARE = 0.6
@@ -106,6 +116,16 @@ def reference_position(question: str) -> int | None:
         return -2 if from_end.group(2) else -1
     ordinal = _ORDINAL.search(question)
     return _ordinal_value(ordinal.group(1)) if ordinal else None
+
+
+def group_position(question: str) -> int | None:
+    """The place (1-based; -1 the last) in a citation group of the work the question asks
+    about ("the second of those two cited works"), or None."""
+    found = _OF_GROUP.search(question)
+    if found is None:
+        return None
+    word = found.group(1)
+    return -1 if word.lower() == "last" else _ordinal_value(word)
 
 
 def _ordinal_value(word: str) -> int:
@@ -256,3 +276,20 @@ def cited_for(query: Query, context: PaperContext) -> list[CitedEntry]:
             if held is None or score > held.score:
                 found[label] = CitedEntry(ref, citation.sentence, citation.page, score)
     return sorted(found.values(), key=lambda entry: -entry.score)
+
+
+def cited_in_group(query: Query, context: PaperContext, position: int) -> CitedEntry | None:
+    """The work at ``position`` (1-based; negative from the end) of the citation group of the
+    body sentence that best matches ``query``, among sentences citing enough works."""
+    by_label = {ref.label: ref for ref in context.references}
+    groups = [
+        (query.score(c.sentence), c)
+        for c in context.citations
+        if len(c.labels) >= abs(position) and len(c.labels) > 1
+    ]
+    score, citation = max(groups, key=lambda item: item[0], default=(0.0, None))
+    if citation is None or score <= 0:
+        return None
+    label = citation.labels[position - 1 if position > 0 else position]
+    ref = by_label.get(label)
+    return CitedEntry(ref, citation.sentence, citation.page, score) if ref else None

@@ -91,6 +91,10 @@ if TYPE_CHECKING:
 
 _TERM_WITH_FACTOR = re.compile(r"(\d+(?:\.\d+)?)\s*\*?\s*([A-Za-z][\w]*)")
 _ARTICLES = {"a", "an", "the"}
+_ASKS_QUANTITY = re.compile(
+    r"\bhow (?:many|much|long|large|often)\b|\bwhat (?:number|percentage|share|fraction)\b",
+    re.IGNORECASE,
+)
 # Sentences embedded per question for semantic option support, best passages first.
 _MAX_SENTENCES = 64
 
@@ -391,10 +395,13 @@ def answer_span(question: Question, data: SynthesisInput) -> str | None:
         runs = [run for run in runs if run and run[-1].lower() not in _ARTICLES]
         spans = [" ".join(run).strip(",;:") for run in runs if run]
         if spans:
-            return max(
+            best = max(
                 spans,
                 key=lambda s: (bool(re.search(r"\d|[A-Z]", s)), len(s.split())),
             )
+            # A quantity asked for is the number the span prints ("6" of "in 6 out of 9").
+            amount = next((w.strip(",;:()") for w in best.split() if re.search(r"\d", w)), None)
+            return amount if amount and _ASKS_QUANTITY.search(question.question) else best
     return None
 
 

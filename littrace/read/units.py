@@ -88,11 +88,19 @@ _WHOLE = re.compile(r"\d{1,3}(?:,\d{3})*\s?[%A-Za-z]{1,2}|\d{1,3}(?:,\d{3})+|\d{
 _KEY_WEIGHT = 0.25
 # A citation printed inside a label: "ChemProt (Kringelum et al., 2016)".
 _CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)|\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
+# The first author and year of the citation printed in a label: "(Li et al., 2016)",
+# "(Jurgens et al. (2018))", "(Dogan and Lu, 2014)".
+_CITED_WORK = re.compile(
+    r"\(([A-Z][\w'’-]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s*\(?((?:19|20)\d\d)[a-z]?\)"
+)
 # Outer labels ("Bio", "NER") say less about a row than its innermost label ("JNLPBA").
 _OUTER_WEIGHT = 0.25
 # A label named only by the paper's context (its subject, e.g. "SciBERT" for "its own
 # model") counts this much of a label the question names.
 _CONTEXT_WEIGHT = 0.5
+# A compound term named in some of its parts (of three letters or more) counts this much.
+_PART_WEIGHT = 0.5
+_PART_LETTERS = 3
 # A row label naming one question term is read at 0.9 of its share, two at 0.95, ...
 _UNSPECIFIC = 0.1
 
@@ -898,7 +906,7 @@ def label_share(label: str, wanted: frozenset[str]) -> float:
 
 
 @functools.lru_cache(maxsize=65536)
-def label_hits(label: str, wanted: frozenset[str]) -> tuple[int, int]:
+def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
     """How many of ``label``'s own terms ``wanted`` names, and how many it has."""
     # A question pointing at the paper's own method names the row the paper marks as its own.
     if _QUOTED_MARK + norm(label) in wanted or (_OWN_TERM in wanted and marks_own(label)):
@@ -906,6 +914,11 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[int, int]:
     own = {SYNONYMS.get(t, t) for t in terms(_CITATION.sub("", label))}
     if not own:
         return 0, 0
+    # A question may name a dataset or method only by the work its label cites ("a
+    # chemical/disease dataset by Li et al. (2016)" for "BC5CDR (Li et al., 2016)").
+    cited = _CITED_WORK.search(label)
+    if cited and {cited.group(1).casefold(), cited.group(2)} <= wanted:
+        return len(own), len(own)
     shortened = {word.lower() for word in _SHORTENED.findall(label)}
     symbols = {f"{letter}{rest}".lower() for letter, rest in _SUBSCRIPTED.findall(label)}
     initialisms = {word.lower() for word in _INITIALISM.findall(label)}
@@ -913,7 +926,7 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[int, int]:
         word.lower(): [part.lower() for part in _CAMEL_PART.findall(word)]
         for word in _CAMEL.findall(label)
     }
-    hits = 0
+    hits = 0.0
     for term in own:
         parts = camel.get(term) or [p for p in term.replace("/", "-").split("-") if p]
         joined = "".join(parts) if len(parts) > 1 else term
@@ -936,7 +949,23 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[int, int]:
             )
         ):
             hits += 1
+        elif len(parts) > 1:
+            # A compound naming the question's words in some of its parts ("ToolLLaMA-DFSDT"
+            # for "... with DFSDT") is named in part, at half weight, unless the question
+            # prints a sibling of it ("Overlap-Combined" is not "Overlap-Ranking") or a
+            # number tells it from its siblings ("HouseholdPowerConsumption1").
+            named = [p for p in parts if len(p) >= _PART_LETTERS and terms_match(p, wanted)]
+            unnamed = [p for p in parts if p not in named]
+            if not any(_sibling(p, term, wanted) for p in named) and all(
+                p.isalpha() for p in unnamed
+            ):
+                hits += _PART_WEIGHT * len(named) / len(parts)
     return hits, len(own)
+
+
+def _sibling(part: str, term: str, wanted: frozenset[str]) -> bool:
+    """Whether ``wanted`` holds another compound with ``part`` among its parts."""
+    return any(other != term and part in _COMPOUND.split(other) for other in wanted if "-" in other)
 
 
 def _abbreviates(term: str, wanted: frozenset[str]) -> bool:

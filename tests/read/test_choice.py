@@ -332,3 +332,121 @@ def test_words_describing_the_paper_in_its_abstracts_words_count_less_in_a_windo
     picked = _sentence_choice(question, options, described)
     assert picked is not None and picked.label == "B"
     assert picked.support["A"] < picked.support["B"]
+
+
+def test_a_cell_the_question_hardly_names_neither_chooses_nor_alone_narrows() -> None:
+    from littrace.read.choice import table_contenders
+
+    paper = context(cells=SCIBERT, method="LongEval")
+    # Only "88.73" is printed in the table, under labels the question does not name.
+    record = ask(
+        "For how many epochs is the frozen network trained?", ["200", "20", "88.73", "50"], False
+    )
+    data = SynthesisInput(record, Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
+    assert aligned_choice(record, data) is None
+    assert table_contenders(record, data) == ["A", "B", "C", "D"]
+
+
+def test_options_naming_rows_are_told_apart_by_what_the_rest_of_their_row_prints() -> None:
+    tasks = (
+        ("Task", "Requirement", "Metric"),
+        ("Memorization", "Recall every instruction", "BLEU score"),
+        ("Privacy Protection", "Keep a secret in later turns", "Non-matching rate"),
+        ("Triggering", "Respond when a trigger is met", "Exact match rate"),
+        ("Prioritization", "Follow the higher-priority instruction", "Exact match rate"),
+    )
+    options = ["Memorization", "Triggering", "Prioritization", "Privacy Protection"]
+    picked = choose(
+        "Which task is scored with a non-matching rate rather than BLEU or exact match?",
+        options,
+        context(cells=tasks, method="Instruct"),
+    )
+    assert picked is not None and picked.label == "D"
+    assert "Privacy Protection" in picked.how
+    # What every row prints ("rate") tells no row apart.
+    assert choose("Which task is scored with a rate?", options, context(cells=tasks)) is None
+    # Options that are sentences, not row names, are left to other evidence.
+    sentences_ = [f"To keep the {o.lower()} rows apart" for o in options]
+    assert (
+        choose("Which is scored with a non-matching rate?", sentences_, context(cells=tasks))
+        is None
+    )
+
+
+def test_the_nth_of_a_group_of_cited_works_is_read_from_the_best_citing_sentence() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.model import Citation, Reference
+
+    base = context()
+    entries = (
+        Reference("p1", "1", "[1] Levin EG. Waning immunity. Nat Med. 2021.", 6),
+        Reference("p1", "2", "[2] Lee CY. Prolonged infection. Cancer Discov. 2021.", 6),
+        Reference("p1", "3", "[3] Scurr M. T-cell responses. Immunology. 2022.", 6),
+    )
+    citing = (
+        Citation("p1", 1, "Vaccination elicited a robust T-cell response [1,2].", ("1", "2"), ()),
+        Citation("p1", 1, "Patients were followed for a year [3].", ("3",), ()),
+    )
+    paper = replace(base, references=entries, citations=citing)
+    options = ["Cancer Discov.", "Nat Med.", "Immunology", "Science Advances"]
+    question = (
+        "The robust T-cell response to vaccination is cited to two works; in which journal "
+        "was the {} of those two cited works published?"
+    )
+    second = choose(question.format("second"), options, paper)
+    assert second is not None and second.label == "A" and "work 2 cited" in second.how
+    first = choose(question.format("first"), options, paper)
+    assert first is not None and first.label == "B"
+
+
+def test_a_claim_counting_things_is_read_where_the_sentence_counts_them() -> None:
+    from littrace.read.choice import claim_support
+
+    paper = _prose_paper(
+        "We randomly select 2-5 tools from the same category and sample at most 3 APIs "
+        "from each tool.",
+        "Each instruction uses 5 in-context examples and 2 seed prompts.",
+    )
+    question = ask(
+        "How many tools are selected from a category, and how many APIs per tool at most?",
+        [
+            "3 tools; at most 2 APIs per tool",
+            "2-5 tools; at most 5 APIs per tool",
+            "3-5 tools; at most 3 APIs per tool",
+            "2-5 tools; at most 3 APIs per tool",
+        ],
+        freeform=False,
+    )
+    data = SynthesisInput(question, Plan(), ["p1"], {"p1": paper}, {}, [])
+    support = claim_support(question, data)
+    # B's "5" and A's "2" are printed, but not counting APIs.
+    assert max(support, key=support.__getitem__) == "D"
+    assert support["D"] > support["B"] > support["A"]
+
+
+def test_an_extreme_question_is_read_by_the_extreme_not_by_the_best_named_value() -> None:
+    # The question names NCBI-disease, whose printed value aligns best; it asks for the highest.
+    options = ["BC5CDR (85.08)", "JNLPBA (74.05)", "NCBI-disease (84.06)", "ChemProt (68.21)"]
+    best = choose(
+        "Does NCBI-disease give the frozen BERT-Base its highest score, or which does?", options
+    )
+    assert best is not None and best.label == "A"
+    assert best.how.startswith("max of column")
+
+
+def test_a_number_the_question_prints_says_which_claim_not_what_it_claims() -> None:
+    from littrace.read.choice import claim_support
+
+    paper = _prose_paper("Fine-tuning ran on 24 A800 GPUs.", "Pre-training ran on 32 A100 GPUs.")
+    question = ask(
+        "How many GPUs do the fine-tuning and the pre-training of the 2024 model use?",
+        [
+            "24 (2024 fine-tuning) and 32 (2024 pre-training)",
+            "96 (2024 fine-tuning) and 32 (2024 pre-training)",
+        ],
+        freeform=False,
+    )
+    data = SynthesisInput(question, Plan(), ["p1"], {"p1": paper}, {}, [])
+    support = claim_support(question, data)
+    assert support["A"] > support["B"] > 0

@@ -176,6 +176,21 @@ def test_freeform_without_options_is_a_short_span_of_the_best_sentence() -> None
     assert run(author, [context()]) == {"freeform": {"text": "A. Turing"}}
 
 
+def test_a_quantity_asked_for_is_the_number_the_best_sentence_prints() -> None:
+    from dataclasses import replace
+
+    paper = context()
+    finding = Chunk(
+        "p1#0009", "p1", "body", 5, "GPT-4o performs the best in 6 out of 9 tasks.", section="5"
+    )
+    paper = replace(paper, chunks=(*paper.chunks, finding))
+    many = ask("In how many of the nine tasks does GPT-4o perform best?")
+    assert run(many, [paper]) == {"freeform": {"text": "6"}}
+    # Asked for something else, the span stays a span.
+    which = ask("Which model performs best in most of the nine tasks, 6 out of 9?")
+    assert run(which, [paper])["freeform"]["text"] != "6"
+
+
 def test_options_equally_absent_are_told_apart_by_the_numbers_the_evidence_prints() -> None:
     from littrace.read.model import SynthesisInput as Input
     from littrace.read.synthesize import synthesize as answer

@@ -666,3 +666,14 @@ def test_of_rows_the_question_names_fully_the_one_naming_more_of_it_aligns_best(
     scores = {c.text: align(wanted, c).score for c in table_cells(grid)}
     assert max(scores, key=scores.__getitem__) == "55.2"
     assert scores["55.2"] > 1.05 * scores["54.1"] > 1.05 * scores["49.9"]
+
+
+def test_a_label_is_named_by_the_work_it_cites_and_a_compound_in_part() -> None:
+    cited = question_terms("the chemical/disease dataset by Li et al. (2016)")
+    assert label_share("BC5CDR (Li et al., 2016)", cited) == 1.0
+    assert label_share("JNLPBA (Collier and Kim, 2004)", cited) == 0.0
+    # A compound naming the question's words in some of its parts is named in part, at half
+    # weight; not when the question prints a sibling or a number tells siblings apart.
+    with_dfsdt = question_terms("the fine-tuned model's pass rate with DFSDT")
+    assert label_share("ToolLLaMA-DFSDT", with_dfsdt) == 0.25
+    assert label_share("ToolLLaMA-DFSDT", question_terms("ChatGPT-DFSDT's pass rate")) == 0.0
