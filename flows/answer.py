@@ -23,11 +23,9 @@ or, served (``littrace serve``): ``prefect deployment run 'answer/test'``.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import statistics
-import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,6 +41,7 @@ from littrace.answer import fallback_counts, read_questions
 from littrace.artifacts import SUBMISSION_FILE, Artifact
 from littrace.config import Settings, SplitsSettings
 from littrace.evaluate.validate import validate_submission
+from littrace.files import atomic_path
 from littrace.index.stage import IndexArtifacts, MissingCorpusError, latest_artifact
 from littrace.runtime import project_home
 from littrace.schema import Question
@@ -83,15 +82,8 @@ def split_files(
 
 def copy_atomically(source: Path, target: Path) -> None:
     """Copy ``source`` to ``target`` so readers see the old file or the new one, never half."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, scratch = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    os.close(handle)
-    try:
+    with atomic_path(target) as scratch:
         shutil.copyfile(source, scratch)
-        os.replace(scratch, target)
-    except BaseException:
-        Path(scratch).unlink(missing_ok=True)
-        raise
 
 
 class InvalidSubmissionError(ValueError):

@@ -45,7 +45,6 @@ from littrace.artifacts import (
     ArtifactKey,
     ArtifactStore,
     ArtifactWriter,
-    sha256_file,
 )
 from littrace.checkpoint import QuestionJournal, Record
 from littrace.cluster import dask_client
@@ -61,7 +60,9 @@ from littrace.corpus.model import (
     table_to_records,
 )
 from littrace.deadline import Deadline
+from littrace.digest import sha256_file
 from littrace.index.stage import IndexArtifacts, build_indexes, latest_artifact
+from littrace.progress import ProgressCallback
 from littrace.read.backends import Localizer, evidence_localizer, paper_reader, synthesizer
 from littrace.read.local import read_papers
 from littrace.read.model import (
@@ -85,7 +86,6 @@ PARTIAL_DIR = ".partial"
 # again the questions the old one cut.
 KEY_SETTINGS = ("retrieve", "relate", "read", "llm", "runtime.record_timeout_s")
 
-ProgressCallback = Callable[[str, int, int], None]
 
 EVIDENCE_SCHEMA = pa.schema(
     [

@@ -36,7 +36,6 @@ Example::
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import logging
 import os
@@ -59,6 +58,9 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from littrace.digest import canonical_json, stable_digest
+from littrace.files import atomic_write
+
 __all__ = [
     "Artifact",
     "ArtifactKey",
@@ -70,7 +72,6 @@ __all__ = [
     "Manifest",
     "artifact_hash",
     "config_digest",
-    "sha256_file",
 ]
 
 log = logging.getLogger(__name__)
@@ -97,27 +98,11 @@ _TRASH_PREFIX = "trash-"
 T = TypeVar("T")
 
 
-def _canonical_json(value: Any) -> str:
-    # Sorted keys and fixed separators make the text, and so the hash, independent of dict order.
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
-
-
 def config_digest(config: str | Mapping[str, Any]) -> str:
     """Digest of the config values a stage reads; a string is taken as an existing digest."""
     if isinstance(config, str):
         return config
-    return hashlib.sha256(_canonical_json(config).encode()).hexdigest()
-
-
-def sha256_file(path: Path) -> str:
-    """SHA-256 hex of a file's bytes, read in blocks: how keys name an input file."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return stable_digest(config)
 
 
 def artifact_hash(
@@ -131,7 +116,7 @@ def artifact_hash(
         "inputs": dict(inputs),
         "config": config_digest(config),
     }
-    return hashlib.sha256(_canonical_json(payload).encode()).hexdigest()
+    return stable_digest(payload)
 
 
 def _check_name(kind: str, name: str, pattern: re.Pattern[str]) -> None:
@@ -544,7 +529,7 @@ class LineageRecord:
             "run_id": self.run_id,
             "stage": self.stage,
             "artifact_hash": self.artifact_hash,
-            "inputs": _canonical_json(dict(self.inputs)),
+            "inputs": canonical_json(dict(self.inputs)),
             "config_digest": self.config_digest,
             "started": _naive_utc(self.started),
             "finished": _naive_utc(self.finished),
@@ -613,10 +598,8 @@ class Catalog:
         """
         lineage_dir = self.root / LINEAGE_DIR
         lineage_dir.mkdir(parents=True, exist_ok=True)
-        name = f"{uuid.uuid4().hex}.json"
-        temp = lineage_dir / f".tmp-{name}"
-        temp.write_text(record.to_json())
-        os.replace(temp, lineage_dir / name)
+        with atomic_write(lineage_dir / f"{uuid.uuid4().hex}.json") as handle:
+            handle.write(record.to_json())
 
         def write(con: duckdb.DuckDBPyConnection) -> None:
             _insert_lineage(con, [record])

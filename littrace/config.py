@@ -21,8 +21,6 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -31,6 +29,8 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from littrace.digest import stable_digest
 
 __all__ = [
     "ConfigError",
@@ -891,9 +891,7 @@ class Settings(_Section):
         written in; ``digest("index.bm25", "index.encoder")`` equals the reversed call.
         """
         tree = self.model_dump(mode="json")
-        selected = {path: _subtree(tree, path) for path in paths} if paths else tree
-        canonical = json.dumps(selected, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        return stable_digest({path: _subtree(tree, path) for path in paths} if paths else tree)
 
     def to_yaml(self) -> str:
         """The effective configuration as YAML, in field order (``littrace config show``)."""

@@ -26,10 +26,10 @@ from littrace.artifacts import (
     ArtifactWriter,
     Catalog,
     LineageRecord,
-    sha256_file,
 )
 from littrace.codeversion import code_version
 from littrace.config import Settings
+from littrace.digest import sha256_file
 from littrace.evaluate.official import evaluate_files
 from tasks.common import RETRY_OPTIONS, artifact_cache_key, ensure_produced
 

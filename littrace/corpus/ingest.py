@@ -41,7 +41,6 @@ from littrace.artifacts import (
     ArtifactWriter,
     Catalog,
     LineageRecord,
-    sha256_file,
 )
 from littrace.codeversion import code_version
 from littrace.config import Settings
@@ -66,13 +65,13 @@ from littrace.corpus.model import (
     records_to_table,
 )
 from littrace.corpus.pool import Pool, load_pool
+from littrace.digest import sha256_file
+from littrace.progress import ProgressCallback
 from littrace.schema import PoolPaper
 
 CACHE_DIR = "cache"
 DOCUMENT_FILE = "document.json"
 FAILURE_FILE = "failure.json"
-
-ProgressCallback = Callable[[str, int, int], None]
 
 
 @dataclass

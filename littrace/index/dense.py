@@ -35,7 +35,7 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -45,12 +45,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from littrace.config import HnswSettings
+from littrace.files import atomic_path, atomic_write
 from littrace.index.encoders import Encoder
+from littrace.progress import ProgressCallback
 
 __all__ = [
     "DenseIndex",
     "Hits",
-    "ProgressCallback",
     "StoredVectors",
     "build_hnsw",
     "encode_chunks",
@@ -61,8 +62,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-# Called with (texts encoded so far, texts to encode) after each encoder batch.
-ProgressCallback = Callable[[int, int], None]
 Hits = list[tuple[str, float]]
 
 VECTORS_FILE = "vectors.npy"
@@ -102,6 +101,7 @@ def encode_chunks(
     encoder_key: str,
     batch_size: int = 1024,
     progress: ProgressCallback | None = None,
+    step: str = "encoding",
 ) -> StoredVectors:
     """Encode ``(id, text)`` pairs as documents into ``out_dir``, reusing cached papers.
 
@@ -109,7 +109,8 @@ def encode_chunks(
     ``cache_dir``, keyed by ``encoder_key`` (a digest of the encoder settings) and the
     paper's chunk ids and texts. So an interrupted run resumes from the last paper it
     finished, and adding papers encodes only the new ones. ``batch_size`` texts go to the
-    encoder at once. Ids must be unique.
+    encoder at once. Ids must be unique. ``progress(step, texts encoded, texts to encode)``
+    is called after each encoder batch.
     """
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
@@ -144,7 +145,7 @@ def encode_chunks(
         done += size
         pending.clear()
         if progress is not None:
-            progress(done, total)
+            progress(step, done, total)
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -278,9 +279,8 @@ def build_hnsw(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     # hnswlib writes in place; the rename keeps a killed save from looking complete.
-    scratch = out / f"{HNSW_FILE}.tmp"
-    index.save_index(str(scratch))
-    os.replace(scratch, out / HNSW_FILE)
+    with atomic_path(out / HNSW_FILE) as scratch:
+        index.save_index(str(scratch))
     _write_json(
         out / HNSW_META,
         {
@@ -341,11 +341,10 @@ def _shard_ok(path: Path, rows: int, dimension: int) -> bool:
 
 
 def _join_shards(out: Path, shards: list[Path], total: int, dimension: int) -> None:
-    scratch = out / f"{VECTORS_FILE}.tmp"
     if total == 0:
-        with scratch.open("wb") as handle:
-            np.save(handle, np.zeros((0, dimension), dtype=np.float32))
-    else:
+        _save_npy(out / VECTORS_FILE, np.zeros((0, dimension), dtype=np.float32))
+        return
+    with atomic_path(out / VECTORS_FILE) as scratch:
         # Streamed shard by shard into a memory map: the matrix need not fit in memory.
         joined = np.lib.format.open_memmap(
             scratch, mode="w+", dtype=np.float32, shape=(total, dimension)
@@ -357,20 +356,16 @@ def _join_shards(out: Path, shards: list[Path], total: int, dimension: int) -> N
             row += len(part)
         joined.flush()
         del joined
-    os.replace(scratch, out / VECTORS_FILE)
 
 
 def _save_npy(path: Path, array: NDArray[np.float32]) -> None:
-    scratch = path.with_name(path.name + ".tmp")
-    with scratch.open("wb") as handle:
+    with atomic_write(path, "wb") as handle:
         np.save(handle, array)
-    os.replace(scratch, path)
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    scratch = path.with_name(path.name + ".tmp")
-    scratch.write_text(json.dumps(data), encoding="utf-8")
-    os.replace(scratch, path)
+    with atomic_write(path) as handle:
+        handle.write(json.dumps(data))
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:

@@ -32,8 +32,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from littrace.config import IndexSettings
 from littrace.corpus.model import PaperRecord
-from littrace.index.dense import Hits, ProgressCallback, encode_chunks, load_vectors, top_k
+from littrace.index.dense import Hits, encode_chunks, load_vectors, top_k
 from littrace.index.encoders import Encoder, load_encoder
+from littrace.progress import ProgressCallback
 
 __all__ = ["PaperVectors", "encode_papers", "load_paper_encoder", "paper_text"]
 
@@ -116,6 +117,7 @@ def encode_papers(
     encoder_key: str,
     batch_size: int = 1024,
     progress: ProgressCallback | None = None,
+    step: str = "encoding papers",
 ) -> PaperVectors:
     """Encode every paper's title and abstract into ``out_dir`` (cached per paper) and load them."""
     items = [(paper.paper_id, text) for paper in papers if (text := paper_text(paper))]
@@ -127,5 +129,6 @@ def encode_papers(
         encoder_key=encoder_key,
         batch_size=batch_size,
         progress=progress,
+        step=step,
     )
     return PaperVectors(stored.ids, stored.vectors)

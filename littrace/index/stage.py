@@ -51,6 +51,7 @@ from littrace.index.citations import CouplingGraph, reference_key, resolve_refer
 from littrace.index.dense import build_hnsw, encode_chunks, load_vectors
 from littrace.index.encoders import load_encoder
 from littrace.index.papers import encode_papers, load_paper_encoder
+from littrace.progress import ProgressCallback
 
 BM25_DIR = "bm25"
 VECTORS_DIR = "vectors"
@@ -58,7 +59,6 @@ HNSW_DIR = "hnsw"
 # Settings that change the numbers an encoder produces (batch size and device do not).
 ENCODER_FIELDS = ("model", "pooling", "max_length", "normalize", "dtype")
 
-ProgressCallback = Callable[[str, int, int], None]
 REFERENCE_LINKS_SCHEMA = pa.schema(
     [(name, pa.string()) for name in ("paper_id", "label", "reference_key", "resolved_paper_id")]
 )
@@ -289,9 +289,8 @@ def _write_vectors(
         cache_dir=cache / "vectors",
         encoder_key=encoding_cache_key(settings, "index.encoder"),
         batch_size=max(settings.index.encoder.batch_size * 8, 256),
-        progress=(lambda done, total: progress("encoding chunks", done, total))
-        if progress
-        else None,
+        progress=progress,
+        step="encoding chunks",
     )
 
 
@@ -319,9 +318,8 @@ def _write_paper_vectors(
         writer.path / VECTORS_DIR,
         cache_dir=cache / "paper-vectors",
         encoder_key=encoding_cache_key(settings, _paper_section(settings)),
-        progress=(lambda done, total: progress("encoding papers", done, total))
-        if progress
-        else None,
+        progress=progress,
+        step="encoding papers",
     )
 
 

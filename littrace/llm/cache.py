@@ -20,14 +20,13 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+
+from littrace.digest import stable_digest
+from littrace.files import atomic_write
 
 __all__ = ["CachedReply", "CallCache", "request_key"]
 
@@ -43,8 +42,7 @@ class CachedReply(BaseModel):
 
 def request_key(request: dict[str, Any]) -> str:
     """SHA-256 hex of the request's canonical JSON (sorted keys, no whitespace)."""
-    canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return stable_digest(request)
 
 
 class CallCache:
@@ -66,15 +64,5 @@ class CallCache:
 
     def put(self, key: str, reply: CachedReply) -> None:
         """Store ``reply`` atomically (temporary file, fsync, rename)."""
-        target = self.path(key)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=f".{key[:8]}.", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(reply.model_dump_json().encode("utf-8"))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        with atomic_write(self.path(key), "wb") as handle:
+            handle.write(reply.model_dump_json().encode("utf-8"))

@@ -24,7 +24,6 @@ Example:
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from littrace.evaluate.validate import _check_row
+from littrace.files import atomic_write
 from littrace.read.tables import typed_value
 from littrace.schema import PredictedEvidence, Question, schema_errors
 
@@ -122,15 +122,11 @@ def checked_record(record: dict[str, Any], question: Question) -> tuple[dict[str
 
 
 def write_submission(path: Path, records: Iterable[dict[str, Any]]) -> int:
-    """Write ``records`` as compact JSONL atomically (temp file + rename); returns the count."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    """Write ``records`` as compact JSONL atomically (:func:`littrace.files.atomic_write`);
+    returns the count."""
     count = 0
-    with temp.open("w", encoding="utf-8") as handle:
+    with atomic_write(path) as handle:
         for record in records:
             handle.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
             count += 1
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temp, path)
     return count

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
@@ -40,11 +39,12 @@ from littrace.artifacts import (
     ArtifactStore,
     Catalog,
     LineageRecord,
-    sha256_file,
 )
 from littrace.codeversion import code_version
 from littrace.config import Settings
+from littrace.digest import sha256_file
 from littrace.evaluate.official import evidence_key, id_norm, read_records
+from littrace.files import atomic_write
 from littrace.report.crops import (
     CropUnavailable,
     EvidenceItem,
@@ -570,13 +570,10 @@ def build_report(
         _costs_section(scores, run),
         question_section,
     ]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    temp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    temp.write_text(
-        page(f"littrace report {answers.hash[:12]}", header, sections, inputs=key.hash),
-        encoding="utf-8",
-    )
-    os.replace(temp, out)
+    with atomic_write(out) as handle:
+        handle.write(
+            page(f"littrace report {answers.hash[:12]}", header, sections, inputs=key.hash)
+        )
     return out
 
 

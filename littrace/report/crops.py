@@ -30,8 +30,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pymupdf as _pymupdf
 
-from littrace.artifacts import Artifact, sha256_file
+from littrace.artifacts import Artifact
 from littrace.corpus.model import BBox
+from littrace.digest import sha256_file
 from littrace.evaluate.official import OBJECT_FIELDS
 
 __all__ = [

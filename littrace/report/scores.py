@@ -41,9 +41,9 @@ from littrace.artifacts import (
     ArtifactKey,
     ArtifactStore,
     ArtifactWriter,
-    sha256_file,
 )
 from littrace.codeversion import code_version
+from littrace.digest import sha256_file
 from littrace.evaluate.official import (
     composite_score,
     evaluate_records,

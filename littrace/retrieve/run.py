@@ -43,11 +43,11 @@ from littrace.artifacts import (
     Catalog,
     LineageRecord,
     Manifest,
-    sha256_file,
 )
 from littrace.checkpoint import QuestionJournal, Record
 from littrace.codeversion import code_version
 from littrace.config import Settings
+from littrace.digest import sha256_file
 from littrace.index.stage import (
     INDEXES,
     IndexArtifacts,

@@ -14,13 +14,13 @@ from numpy.typing import NDArray
 from littrace.config import HnswSettings
 from littrace.index.dense import (
     DenseIndex,
-    ProgressCallback,
     StoredVectors,
     build_hnsw,
     encode_chunks,
     exact_search,
     load_vectors,
 )
+from littrace.progress import ProgressCallback
 
 DIM = 8
 CHUNKS = [(f"p{i // 4}#{i % 4}", f"chunk text number {i}") for i in range(23)]
@@ -54,7 +54,7 @@ class Interrupt(Exception):
 
 
 def _interrupt_after(texts_done: int) -> ProgressCallback:
-    def progress(done: int, total: int) -> None:
+    def progress(step: str, done: int, total: int) -> None:
         if done >= texts_done:
             raise Interrupt(f"killed after {done}/{total}")
 
@@ -86,16 +86,16 @@ def _encode(
 
 def test_encode_chunks_stores_vectors_and_ids_in_input_order(tmp_path: Path) -> None:
     encoder = CountingEncoder()
-    seen: list[tuple[int, int]] = []
+    seen: list[tuple[str, int, int]] = []
 
-    stored = _encode(CHUNKS, encoder, tmp_path, progress=lambda d, t: seen.append((d, t)))
+    stored = _encode(CHUNKS, encoder, tmp_path, progress=lambda *args: seen.append(args))
 
     assert stored.ids == tuple(chunk_id for chunk_id, _ in CHUNKS)
     assert stored.encoder == "counting" and stored.dimension == DIM
     np.testing.assert_array_equal(stored.vectors, np.stack([_vector(t) for _, t in CHUNKS]))
     # Whole papers (4 chunks each) fill a batch of at least 10 texts; the last takes the rest.
     assert [len(call) for call in encoder.calls] == [12, 11]
-    assert seen == [(12, 23), (23, 23)]
+    assert seen == [("encoding", 12, 23), ("encoding", 23, 23)]
     assert sorted(p.name for p in (tmp_path / "vectors").iterdir()) == [
         "vectors.json",
         "vectors.npy",

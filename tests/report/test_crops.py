@@ -9,7 +9,7 @@ from typing import Any
 import pymupdf
 import pytest
 
-from littrace.artifacts import sha256_file
+from littrace.digest import sha256_file
 from littrace.report import pdf_paths
 from littrace.report.crops import (
     CropUnavailable,
