@@ -63,12 +63,12 @@ from littrace.config import Settings, load_settings
 from littrace.corpus.ingest import ingest
 from littrace.corpus.model import Chunk, PaperRecord, records_to_table, table_to_records
 from littrace.evaluate.recall import RecallReport, candidate_recall, read_gold_papers
+from littrace.fusion import best_per_group
 from littrace.index.bm25 import Bm25Searcher
 from littrace.index.dense import encode_chunks
 from littrace.index.encoders import Encoder, load_encoder
 from littrace.index.papers import encode_papers, paper_text
 from littrace.index.stage import BM25_DIR, VECTORS_DIR, build_indexes, index_key
-from littrace.retrieve.fusion import best_per_group
 from littrace.retrieve.run import (
     candidates_key,
     open_indexes,

@@ -125,7 +125,7 @@ def test_the_keys_cover_every_stage(original_keys: dict[str, str]) -> None:
         ("littrace/corpus/layout.py", {"convert"}),
         ("littrace/corpus/chunking.py", {"corpus"}),
         ("littrace/index/dense.py", {"index"}),
-        ("littrace/retrieve/fusion.py", {"candidates", "answers"}),
+        ("littrace/fusion.py", {"candidates", "answers"}),
         ("littrace/prompts/verify.txt", {"candidates", "answers"}),
         ("littrace/read/compute.py", {"answers"}),
         # The answers check each record against the official rules before keeping it.

@@ -205,7 +205,7 @@ def _check(
     for qid, input_row in input_by_id.items():
         pred = pred_by_id.get(qid)
         if pred is not None:
-            errors += _check_row(qid, input_row, pred, require_evidence, pool)
+            errors += check_record(qid, input_row, pred, require_evidence, pool)
     return errors
 
 
@@ -213,13 +213,16 @@ def _first_ids(ids: list[str]) -> str:
     return ", ".join(ids[:MAX_LISTED_IDS])
 
 
-def _check_row(
+def check_record(
     qid: str,
     input_row: dict[str, Any],
     pred: dict[str, Any],
     require_evidence: bool,
     pool: set[str] | None,
 ) -> list[str]:
+    """The official rules one submission record breaks against its question (``input_row``):
+    unexpected fields, gold papers, evidence (required or not; ids in ``pool`` when given),
+    and the answer's shape for the question's answer types; empty when it keeps them all."""
     unexpected = sorted(pred.keys() - ALLOWED_TOP_FIELDS)
     errors = (
         [MSG_UNEXPECTED_FIELDS.format(qid=qid, fields=", ".join(unexpected))] if unexpected else []

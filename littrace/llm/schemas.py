@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 # The readers' number parsing, so a fact's value reads as the same number in a passage does.
-from littrace.read.text import first_number
+from littrace.numbers import first_number
 from littrace.schema import SourceType
 
 __all__ = [

@@ -42,10 +42,11 @@ import numpy as np
 import pymupdf
 
 from littrace.corpus.model import BBox, PaperObject
+from littrace.numbers import parse_value, same_number
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.model import Fact, PaperContext, SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import contains_phrase, norm, parse_value, same_number, terms
+from littrace.read.text import contains_phrase, norm, terms
 from littrace.read.units import marks_own, question_terms, refers_to_own
 from littrace.schema import Question
 

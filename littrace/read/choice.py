@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise, product
 
 from littrace.corpus.model import PaperObject, PaperRecord
+from littrace.numbers import Number, numbers, same_number
 from littrace.read.abbreviations import Glossary, table_glossary
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
@@ -55,17 +56,7 @@ from littrace.read.references import (
     reference_position,
 )
 from littrace.read.tables import paper_tables, subject_name
-from littrace.read.text import (
-    Number,
-    asking_sentence,
-    contains_phrase,
-    coverage,
-    norm,
-    numbers,
-    same_number,
-    sentences,
-    terms,
-)
+from littrace.read.text import asking_sentence, contains_phrase, coverage, norm, sentences, terms
 from littrace.read.units import (
     Alignment,
     TableCell,

@@ -23,10 +23,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from littrace.numbers import decimals, numbers, same_number
 from littrace.read.choice import TableUnits, table_units
 from littrace.read.model import Fact, SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import asking_clause, asking_sentence, decimals, numbers, same_number
+from littrace.read.text import asking_clause, asking_sentence
 from littrace.read.units import (
     TableCell,
     align,

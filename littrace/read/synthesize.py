@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from littrace.corpus.model import PaperObject
+from littrace.numbers import decimals, numbers, parse_value, same_number
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.charts import chart_answer, printed_reading
 from littrace.read.choice import (
@@ -74,16 +75,7 @@ from littrace.read.model import Fact, PaperContext, Synthesis, SynthesisInput
 from littrace.read.references import asked_entry, entry_answer
 from littrace.read.symbols import symbol_choice
 from littrace.read.tables import cell_fact, find_cell, paper_tables, subject_terms, table_rows
-from littrace.read.text import (
-    contains_phrase,
-    decimals,
-    norm,
-    numbers,
-    parse_value,
-    same_number,
-    sentences,
-    terms,
-)
+from littrace.read.text import contains_phrase, norm, sentences, terms
 from littrace.schema import Question
 
 if TYPE_CHECKING:

@@ -31,8 +31,9 @@ import re
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from littrace.numbers import parse_value
 from littrace.read.abbreviations import Glossary
-from littrace.read.text import STOPWORDS, norm, parse_value, terms
+from littrace.read.text import STOPWORDS, norm, terms
 
 __all__ = [
     "SYNONYMS",

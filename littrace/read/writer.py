@@ -30,7 +30,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from littrace.evaluate.validate import _check_row
+from littrace.evaluate.validate import check_record
 from littrace.files import atomic_write
 from littrace.read.tables import typed_value
 from littrace.schema import PredictedEvidence, Question, schema_errors
@@ -41,7 +41,7 @@ FALLBACK_TEXT = "unknown"
 def record_errors(record: dict[str, Any], question: Question) -> list[str]:
     """Official validator errors (evidence required) plus JSON-schema errors of one record."""
     row = question.model_dump(mode="json", exclude_none=True)
-    errors = _check_row(question.query_id, row, record, True, None)
+    errors = check_record(question.query_id, row, record, True, None)
     if record.get("query_id") != question.query_id:
         errors.append(f"query_id {record.get('query_id')!r} is not {question.query_id!r}")
     return errors + schema_errors(record, "submission")

@@ -24,10 +24,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from littrace.config import AbFusionSettings, RelateSettings, SignalSettings
+from littrace.fusion import round_robin, rrf
 from littrace.index.bm25 import Bm25Searcher
 from littrace.index.citations import CouplingGraph
 from littrace.index.papers import PaperVectors
-from littrace.retrieve.fusion import round_robin, rrf
 
 __all__ = [
     "AbPaper",
@@ -72,7 +72,7 @@ def expand(seeds: Sequence[str], signals: dict[str, Signal], settings: RelateSet
     put in front of its top ``keep_top`` (so Ranking B holds up to ``len(seeds) + keep_top``
     papers); without it they keep only the places the fusion gives them. Signals are fused
     in the order embedding, coupling, BM25, which settles exact RRF ties (see
-    :func:`~littrace.retrieve.fusion.rrf`).
+    :func:`~littrace.fusion.rrf`).
     """
     known = _signal_settings(settings)
     unknown = sorted(set(signals) - set(known))
@@ -163,7 +163,7 @@ def ab_fusion(
 ) -> list[AbPaper]:
     """Fuse Ranking A (first ``a_depth``; all when null) and Ranking B by RRF ``k=rrf_k``.
 
-    The best ``top_n`` papers, ties broken as :func:`~littrace.retrieve.fusion.rrf` does
+    The best ``top_n`` papers, ties broken as :func:`~littrace.fusion.rrf` does
     (A is the first ranking, so it wins a tie of equal best ranks).
     """
     a = list(ranking_a[: settings.a_depth])

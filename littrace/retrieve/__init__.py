@@ -1,6 +1,6 @@
-"""Question-anchored retrieval (Lit3R §2.1.2): fusion rules, hybrid search, reranking, pool.
+"""Question-anchored retrieval (Lit3R §2.1.2): hybrid search, reranking, pool.
 
-Modules: :mod:`~littrace.retrieve.fusion` (RRF, round-robin, best item per group),
+Modules (the fusion rules they share with Relate are :mod:`littrace.fusion`):
 :mod:`~littrace.retrieve.hybrid` (three indexes + PRF), :mod:`~littrace.retrieve.rerank`
 (reranker backends, rank blend with pinning), :mod:`~littrace.retrieve.pool` (shared pool,
 Ranking A), :mod:`~littrace.retrieve.retriever` (the whole loop for one question, traced),

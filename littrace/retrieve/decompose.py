@@ -46,9 +46,9 @@ from dataclasses import dataclass
 
 from littrace.config import DecomposeSettings
 from littrace.corpus.chunking import venue_year_tag
+from littrace.fusion import round_robin
 from littrace.llm import CallRecord, LlmClient, render
 from littrace.llm.schemas import Plan, Subqueries
-from littrace.retrieve.fusion import round_robin
 from littrace.retrieve.plan import answer_spec, key_phrases, name_pattern, years
 from littrace.retrieve.verify import missing_items
 from littrace.schema import Question

@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from littrace.config import RetrieveSettings, Settings
+from littrace.fusion import best_per_group, rrf
 from littrace.index.bm25 import Bm25Searcher
 from littrace.index.dense import DenseIndex, chunk_group
 from littrace.index.encoders import Encoder
-from littrace.retrieve.fusion import best_per_group, rrf
 
 __all__ = [
     "INDEXES",

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from littrace.fusion import best_per_group
 from littrace.index.dense import chunk_group
-from littrace.retrieve.fusion import best_per_group
 from littrace.retrieve.rerank import RerankedChunk
 
 __all__ = ["PoolChunk", "SharedPool"]

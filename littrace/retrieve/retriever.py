@@ -27,6 +27,7 @@ from typing import Any
 from littrace.artifacts import Artifact
 from littrace.config import RelateSettings, Settings
 from littrace.corpus.model import Chunk, PaperRecord, table_to_records
+from littrace.fusion import round_robin
 from littrace.index.bm25 import Bm25Searcher
 from littrace.index.citations import CouplingGraph
 from littrace.index.dense import load_vectors
@@ -37,7 +38,6 @@ from littrace.llm.client import CallRecord, LlmClient
 from littrace.llm.schemas import Plan
 from littrace.relate.expand import AbPaper, Signal, ab_fusion, build_signals, expand
 from littrace.retrieve.decompose import decompose, normalise
-from littrace.retrieve.fusion import round_robin
 from littrace.retrieve.hybrid import HybridResult, HybridSearcher, PrfResult
 from littrace.retrieve.plan import name_pattern, plan_question
 from littrace.retrieve.pool import SharedPool

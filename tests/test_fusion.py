@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from littrace.retrieve.fusion import best_per_group, round_robin, rrf
+from littrace.fusion import best_per_group, round_robin, rrf
 
 
 def _exact(fused: list[tuple[str, float]]) -> dict[str, Fraction]:

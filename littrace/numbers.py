@@ -1,0 +1,130 @@
+"""Numbers as papers print them: read from a passage, compared at their printed precision.
+
+:func:`numbers` reads every value printed in a passage (thousands separators, a trailing
+``%``, a power of ten as extraction flattens it: ``5 × 10−5``), :func:`parse_value` the value
+a table cell is, :func:`first_number` the one in a value a model wrote (the LLM synthesizer's
+facts and cells), and :func:`same_number` whether a computed value is a printed one once
+rounded to its precision. The reader, the localizer and the LLM schemas all read numbers here.
+
+Example:
+    >>> [n.value for n in numbers("lr 3e-4, 42.8% and 1,024")]
+    [0.0003, 42.8, 1024.0]
+    >>> first_number("F1 91.40")
+    (91.4, 2)
+    >>> same_number(91.396, "91.40")
+    True
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+__all__ = ["Number", "decimals", "first_number", "numbers", "parse_value", "same_number"]
+
+# Not glued to a word or a dot ("F1", "v2", the "3" of "1.2.3"); a leading-dot decimal
+# (".85") counts.
+_NUMBER = re.compile(
+    r"(?<![\w.])[-+−]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
+    r"(?:[eE][-+−]?\d+|(?P<power>\s?[×x·]\s?10(?:\^\{?[-+−]?\d{1,2}\}?|[-−]\d{1,2})(?!\d)))?"
+    r"(?P<unit>\s?%)?"
+)
+# "5 × 10−5" as extraction flattens a superscript, or "5×10^{-5}": the power's exponent.
+_POWER_EXPONENT = re.compile(r"10\^?\{?([-+−]?\d{1,2})\}?$")
+# What a number printed with a power of ten holds ("1e-5", "5 × 10−5").
+_POWER_MARK = re.compile(r"[eE×x·]")
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """A number printed in a passage: its value, ``%`` if it had one, and where it was."""
+
+    value: float
+    unit: str
+    start: int
+    end: int
+    text: str
+
+
+def numbers(text: str) -> list[Number]:
+    """Every number in ``text``; thousands separators and a trailing ``%`` are understood."""
+    found = []
+    for match in _NUMBER.finditer(text):
+        raw = match.group(0)
+        unit = "%" if match.group("unit") else ""
+        digits = raw.replace("%", "").replace(",", "").replace("−", "-").strip()
+        if match.group("power"):
+            mantissa, _, power = digits.partition(match.group("power").strip()[0])
+            exponent = _POWER_EXPONENT.search(power.strip())
+            digits = f"{mantissa.strip()}e{exponent.group(1).replace('−', '-')}" if exponent else ""
+        try:
+            value = float(digits)
+        except ValueError:
+            continue
+        if math.isfinite(value):
+            found.append(Number(value, unit, match.start(), match.end(), raw.strip()))
+    return found
+
+
+def first_number(text: str) -> tuple[float, int] | None:
+    """The first number in ``text`` and its printed decimals, or None.
+
+    Example:
+        >>> first_number("BLEU 27.30 (+1.2)"), first_number(".85"), first_number("n/a")
+        ((27.3, 2), (0.85, 2), None)
+    """
+    found = numbers(text)
+    return (found[0].value, decimals(found[0].text)) if found else None
+
+
+def parse_value(text: str) -> float | None:
+    """The number ``text`` is, if it is one number (units like ``%`` and marks like ``†``
+    allowed, and a spread or change after it: ``23.00(0.08)``, ``47.2 ± 0.3``), else None.
+    A setting such as ``k = 5`` is not a value, nor a number with a stray bracket
+    (``2021)``, the end of a citation).
+
+    Example:
+        >>> parse_value("83.64†"), parse_value("23.00(0.08)"), parse_value("k = 5")
+        (83.64, 23.0, None)
+        >>> parse_value("21.5M (26.5%)")
+        21.5
+    """
+    found = numbers(_SPREAD.sub("", text, count=1))
+    if len(found) != 1:
+        return None
+    bare = _SPREAD.sub("", text, count=1)
+    rest = (bare[: found[0].start] + bare[found[0].end :]).strip()
+    return found[0].value if len(rest) <= 3 and not set(rest) & set("=()[]") else None
+
+
+# A spread, share or change printed after a value: "(0.08)", "± 0.3", "(+1.2)", "(±0.5)",
+# "21.5M (26.5%)", or a signed change set as a subscript ("89.29+46.47", "34.92 -6.45"; a
+# minus only before a decimal, so that "2020-2021" stays a range).
+_SPREAD = re.compile(
+    r"(?:(?<=[\d%])|(?<=\d[KMBk]))\s*(?:\(\s*(?:±|\+/-|\+-|[+−-])?\s*\d[\d.,]*%?\s*\)|(?:±|\+/-|\+-)\s*\d[\d.,]*%?"
+    r"|(?:\+|[−-](?=\d+\.\d))\d[\d.,]*%?$)"
+)
+
+
+def decimals(printed: str) -> int:
+    """Digits after the decimal point of a printed number, its power of ten counted
+    (``"42.80"`` -> 2, ``"5 × 10−5"`` -> 5)."""
+    found = numbers(printed) if _POWER_MARK.search(printed) else []
+    if found and found[0].value and _POWER_MARK.search(found[0].text):
+        mantissa = re.match(r"[-+−]?\d*(?:\.(\d+))?", found[0].text)
+        shown = len(mantissa.group(1) or "") if mantissa else 0
+        return max(0, shown - math.floor(math.log10(abs(found[0].value))))
+    match = re.search(r"\.(\d+)", printed)
+    return len(match.group(1)) if match else 0
+
+
+def same_number(value: float, printed: str) -> bool:
+    """Whether ``value`` is the number ``printed``, once rounded to its printed precision."""
+    target = parse_value(printed)
+    if target is None:
+        return False
+    digits = decimals(printed)
+    return math.isclose(round(value, digits), target, abs_tol=0.5 * 10**-digits * 1e-6) or (
+        math.isclose(value, target, rel_tol=1e-9, abs_tol=1e-12)
+    )
