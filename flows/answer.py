@@ -38,7 +38,7 @@ from flows.common import publish, run_id_for, run_settings, task_runner
 from flows.evaluate import evaluate_flow, run_folder
 from flows.index import build_all_indexes
 from littrace.answer import fallback_counts, read_questions
-from littrace.artifacts import SUBMISSION_FILE, Artifact
+from littrace.artifacts import SUBMISSION_FILE, Artifact, load_artifact
 from littrace.config import Settings, SplitsSettings
 from littrace.evaluate.validate import validate_submission
 from littrace.files import atomic_path
@@ -46,7 +46,7 @@ from littrace.index.stage import IndexArtifacts, MissingCorpusError, latest_arti
 from littrace.runtime import project_home
 from littrace.schema import Question
 from tasks.answer import AnswerKeys, answer_keys, answer_task_for, commit_answers_task
-from tasks.common import for_run, fresh, load_artifact, note_reuse, was_cached
+from tasks.common import for_run, fresh, note_reuse, was_cached
 from tasks.index import index_keys
 
 __all__ = [

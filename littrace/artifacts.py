@@ -72,6 +72,7 @@ __all__ = [
     "Manifest",
     "artifact_hash",
     "config_digest",
+    "load_artifact",
 ]
 
 log = logging.getLogger(__name__)
@@ -319,7 +320,7 @@ class ArtifactStore:
 
     def get(self, key: ArtifactKey) -> Artifact | None:
         """The complete artifact of ``key``, or None."""
-        return _load_artifact(self.path(key))
+        return load_artifact(self.root, key)
 
     def get_or_build(self, key: ArtifactKey, build: Callable[[ArtifactWriter], object]) -> Artifact:
         """The artifact of ``key``; ``build`` fills a writer only when it is missing."""
@@ -416,6 +417,15 @@ class ArtifactStore:
                 continue  # someone else moved it already
             shutil.rmtree(trash, ignore_errors=True)
         raise RuntimeError(f"could not commit artifact {final}")
+
+
+def load_artifact(
+    root: str | os.PathLike[str], key: ArtifactKey | tuple[str, str]
+) -> Artifact | None:
+    """The complete artifact of ``key`` (or of ``(stage, hash)``) under ``root``, else None;
+    reads its manifest only, opening no catalog (what a task checks before recomputing)."""
+    stage, digest = (key.stage, key.hash) if isinstance(key, ArtifactKey) else key
+    return _load_artifact(Path(root) / stage / digest)
 
 
 def _load_artifact(directory: Path) -> Artifact | None:

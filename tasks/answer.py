@@ -42,17 +42,18 @@ from littrace.answer import (
     commit_answers,
     process_resources,
 )
-from littrace.artifacts import Artifact, ArtifactKey, ArtifactStore, Catalog, LineageRecord
+from littrace.artifacts import (
+    Artifact,
+    ArtifactKey,
+    ArtifactStore,
+    Catalog,
+    LineageRecord,
+    load_artifact,
+)
 from littrace.config import Settings
 from littrace.index.stage import IndexArtifacts
 from littrace.schema import Question
-from tasks.common import (
-    LLM_TAG,
-    RETRY_OPTIONS,
-    artifact_cache_key,
-    ensure_produced,
-    load_artifact,
-)
+from tasks.common import LLM_TAG, RETRY_OPTIONS, artifact_cache_key, ensure_produced
 
 __all__ = [
     "AnswerKeys",

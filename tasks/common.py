@@ -36,7 +36,13 @@ from prefect.context import TaskRunContext
 from prefect.task_engine import TaskRunTimeoutError
 from prefect.tasks import exponential_backoff
 
-from littrace.artifacts import Artifact, ArtifactKey, Catalog, LineageRecord, Manifest
+from littrace.artifacts import (
+    Artifact,
+    ArtifactKey,
+    Catalog,
+    LineageRecord,
+    load_artifact,
+)
 from littrace.config import Settings
 
 __all__ = [
@@ -48,7 +54,6 @@ __all__ = [
     "ensure_produced",
     "for_run",
     "fresh",
-    "load_artifact",
     "note_reuse",
     "retry_transient",
     "was_cached",
@@ -99,14 +104,6 @@ def fresh(task: Task[P, R], key: ArtifactKey, root: Path) -> Task[P, R]:
     if load_artifact(root, key) is not None:
         return task
     return task.with_options(refresh_cache=True)
-
-
-def load_artifact(root: Path, key: ArtifactKey | tuple[str, str]) -> Artifact | None:
-    """The complete artifact ``(stage, hash)`` (or of ``key``) under ``root``, else None."""
-    stage, digest = (key.stage, key.hash) if isinstance(key, ArtifactKey) else key
-    path = Path(root) / stage / digest
-    manifest = Manifest.load(path)
-    return None if manifest is None else Artifact(path, manifest)
 
 
 class ArtifactMismatchError(RuntimeError):

@@ -17,10 +17,10 @@ from typing import Any
 
 from prefect import get_run_logger, task
 
-from littrace.artifacts import ArtifactKey
+from littrace.artifacts import ArtifactKey, load_artifact
 from littrace.config import Settings
 from littrace.index.stage import INDEXES, build_index, index_key, index_source
-from tasks.common import RETRY_OPTIONS, artifact_cache_key, ensure_produced, load_artifact
+from tasks.common import RETRY_OPTIONS, artifact_cache_key, ensure_produced
 
 __all__ = ["build_index_task", "index_keys"]
 

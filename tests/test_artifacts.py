@@ -24,6 +24,7 @@ from littrace.artifacts import (
     LineageRecord,
     artifact_hash,
     config_digest,
+    load_artifact,
 )
 
 # Child processes are spawned, not forked: forking a process that has loaded DuckDB's and
@@ -163,6 +164,19 @@ def test_get_or_build_builds_once(tmp_path: Path) -> None:
     # A changed config is a different artifact, built once more.
     other = store.get_or_build(corpus_key(store, chunk_size=512), build)
     assert calls == [first.hash, other.hash] and other.path != first.path
+
+
+def test_an_artifact_is_found_by_its_key_or_stage_and_hash_without_a_catalog(
+    tmp_path: Path,
+) -> None:
+    store = ArtifactStore(tmp_path, catalog=False)
+    key = corpus_key(store)
+    assert load_artifact(tmp_path, key) is None and store.get(key) is None
+    built = store.get_or_build(key, lambda w: w.write_table("chunks", chunk_rows(1)))
+    found = load_artifact(tmp_path, ("corpus", key.hash))
+    assert found is not None and found.hash == built.hash == key.hash
+    assert load_artifact(tmp_path, key) == store.get(key)
+    assert not (tmp_path / "catalog.duckdb").exists()
 
 
 def test_exception_in_writer_leaves_nothing(tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ import pytest
 
 import tasks.corpus
 from flows.ingest import ingest_flow
+from littrace.artifacts import load_artifact
 from littrace.corpus.ingest import ConversionJob, convert_job
 from littrace.synth import SynthCorpus
-from tasks.common import load_artifact
 
 
 def with_slow_paper(synth: SynthCorpus, target: Path) -> tuple[Path, Path]:

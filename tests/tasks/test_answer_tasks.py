@@ -13,7 +13,7 @@ from prefect.logging import disable_run_logger
 
 import littrace.answer as answer_module
 from littrace.answer import AnswerResources, read_questions
-from littrace.artifacts import SUBMISSION_FILE, Catalog
+from littrace.artifacts import SUBMISSION_FILE, Catalog, load_artifact
 from littrace.config import Settings, load_settings
 from littrace.corpus.ingest import ingest
 from littrace.evaluate.validate import validate_submission
@@ -28,7 +28,7 @@ from tasks.answer import (
     open_resources,
     question_cache_key,
 )
-from tasks.common import LLM_TAG, load_artifact
+from tasks.common import LLM_TAG
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,10 @@ import json
 import shutil
 from pathlib import Path
 
-from littrace.artifacts import Catalog
+from littrace.artifacts import Catalog, load_artifact
 from littrace.config import load_settings
 from littrace.evaluate.official import evaluate_files
 from littrace.synth import generate_corpus
-from tasks.common import load_artifact
 from tasks.evaluate import RESULT_FILE, evaluation_key, score_submission
 
 

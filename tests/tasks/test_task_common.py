@@ -11,7 +11,14 @@ from prefect import task
 from prefect.states import Completed, Failed
 from prefect.task_engine import TaskRunTimeoutError
 
-from littrace.artifacts import ArtifactKey, ArtifactStore, ArtifactWriter, Catalog, CatalogBusyError
+from littrace.artifacts import (
+    ArtifactKey,
+    ArtifactStore,
+    ArtifactWriter,
+    Catalog,
+    CatalogBusyError,
+    load_artifact,
+)
 from littrace.config import Settings, load_settings
 from tasks.common import (
     RESULTS_DIR,
@@ -20,7 +27,6 @@ from tasks.common import (
     ensure_produced,
     for_run,
     fresh,
-    load_artifact,
     note_reuse,
     retry_transient,
 )
