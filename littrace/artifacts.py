@@ -606,9 +606,7 @@ class Catalog:
         The record file under ``<root>/_lineage/`` is written first, so a busy catalog loses
         nothing that :meth:`rebuild` cannot restore.
         """
-        lineage_dir = self.root / LINEAGE_DIR
-        lineage_dir.mkdir(parents=True, exist_ok=True)
-        with atomic_write(lineage_dir / f"{uuid.uuid4().hex}.json") as handle:
+        with atomic_write(self.root / LINEAGE_DIR / f"{uuid.uuid4().hex}.json") as handle:
             handle.write(record.to_json())
 
         def write(con: duckdb.DuckDBPyConnection) -> None:

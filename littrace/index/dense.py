@@ -138,7 +138,6 @@ def encode_chunks(
             )
         row = 0
         for item in pending:
-            item.path.parent.mkdir(parents=True, exist_ok=True)
             part = vectors[row : row + len(item.chunks)].astype(np.float32, copy=False)
             _save_npy(item.path, part)
             row += len(item.chunks)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise, product
 
@@ -476,10 +476,11 @@ def _windows(data: SynthesisInput) -> list[_Window]:
     return windows
 
 
-def _rarity(asked: Sequence[str], windows: Sequence[_Window]) -> dict[str, float]:
-    """Each asked term's weight: its rarity (IDF) among what the windows name."""
-    frequency = {t: sum(t in w.own for w in windows) for t in asked}
-    return {t: math.log((len(windows) + 1) / (frequency[t] + 0.5)) for t in asked}
+def _rarity(asked: Iterable[str], units: Sequence[Container[str]]) -> dict[str, float]:
+    """Each asked term's weight: its rarity (IDF) among what the units (a window's own
+    terms, a table row's) name."""
+    frequency = {t: sum(t in unit for unit in units) for t in asked}
+    return {t: math.log((len(units) + 1) / (n + 0.5)) for t, n in frequency.items()}
 
 
 def _window_score(window: _Window, weight: dict[str, float]) -> float:
@@ -525,7 +526,7 @@ def sentence_choice(
         return None
     told = frozenset(t for o in every for t in terms(o.text))
     asked = [t for t in dict.fromkeys(terms(question.question)) if t not in told]
-    weight = _rarity(asked, windows)
+    weight = _rarity(asked, [window.own for window in windows])
     total = sum(weight.values())
     if total <= 0:
         return None
@@ -645,30 +646,32 @@ def described_row_choice(question: Question, tables: list[TableUnits]) -> Choice
                 terms(" ".join((*cell.row_path, *cell.column_path, cell.text)))
             )
             paths[cell.row] = cell.row_path
+        labels = [
+            (row, label, question_terms(label))
+            for row, path in paths.items()
+            for label in path
+            if label
+        ]
         rows: dict[str, tuple[int, str]] = {}
         for option in options:
             # An option is a row's name (each names most of the other), not a sentence
             # that shares a word with it.
             shares = [
                 (
-                    min(
-                        label_share(label, named[option.label]),
-                        label_share(option.text, question_terms(label)),
-                    ),
+                    min(label_share(label, named[option.label]), label_share(option.text, naming)),
                     row,
                     label,
                 )
-                for row, path in paths.items()
-                for label in path
-                if label
+                for row, label, naming in labels
             ]
             share, row, label = max(shares, default=(0.0, -1, ""))
             if share >= _ROW_NAMED:
                 rows[option.label] = (row, label)
         if len({row for row, _ in rows.values()}) < 2:
             continue
-        frequency = {t: sum(t in held for held in content.values()) for t in asked}
-        weight = {t: math.log((len(content) + 1) / (n + 0.5)) for t, n in frequency.items() if n}
+        held = list(content.values())
+        # Terms no row prints say nothing of this table.
+        weight = {t: w for t, w in _rarity(asked, held).items() if any(t in row for row in held)}
         total = sum(weight.values())
         if total <= 0:
             continue
@@ -727,7 +730,8 @@ def option_claims(text: str) -> list[Claim]:
     return claims
 
 
-_COUNT = re.compile(r"\d+(?:\.\d+)?(?:\s*[-–]\s*\d+(?:\.\d+)?)?")
+# A count as one word prints it: "3", "2-5", "2.5".
+_COUNT = re.compile(r"\d+(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?)?")
 # How far after its number a counted word may be printed ("3 APIs", "3 distinct APIs").
 _COUNT_REACH = 3
 
@@ -741,7 +745,7 @@ def _counts(text: str) -> list[tuple[str, str]]:
         if _COUNT.fullmatch(word) and after[:1].isalpha():
             noun = terms(after)
             if noun:
-                found.append((word.replace(" ", ""), noun[0]))
+                found.append((word, noun[0]))
     return found
 
 
@@ -754,7 +758,7 @@ def _prints_count(sentence: str, count: str, noun: str) -> bool:
             continue
         for after in words[i + 1 : i + 1 + _COUNT_REACH]:
             said = terms(after)
-            if said and (said[0] == noun or terms_match(said[0], frozenset([noun]))):
+            if said and terms_match(said[0], frozenset([noun])):
                 return True
     return False
 
@@ -829,19 +833,20 @@ def claim_support(
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
     views = paper_views(question.question, [c.paper for c in contexts])
     told = frozenset(t for o in options for t in terms(o.text))
-    given = {n.value for n in numbers(question.question)}
-    given_text = {n.text for n in numbers(question.question)}
+    owns = [window.own for window in windows]
+    given = numbers(question.question)
+    given_values, given_texts = {n.value for n in given}, {n.text for n in given}
     support = {}
     for option in options:
         scores = []
         for claim in claims[option.label]:
             papers, asked_text = _claim_papers(claim, question.question, contexts, views)
             asked = [t for t in dict.fromkeys(terms(asked_text)) if t not in told]
-            weight = _rarity(asked, windows)
+            weight = _rarity(asked, owns)
             total = sum(weight.values())
             # A number the question prints ("ACL 2024") says which claim, not what it claims.
-            printed = [n for n in _values(claim.text) if n.value not in given]
-            counted = [(n, w) for n, w in _counts(claim.text) if n not in given_text]
+            printed = [n for n in _values(claim.text) if n.value not in given_values]
+            counted = [(n, w) for n, w in _counts(claim.text) if n not in given_texts]
             words = set(terms(_EVERY.sub("", _without_numbers(claim.text)))) - set(asked)
             best = dict.fromkeys(papers, 0.0)
             for window, held in zip(windows, values, strict=True):
