@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
-from littrace.corpus.model import Chunk, ChunkType
+from littrace.corpus.document import Chunk, ChunkType
 from littrace.index.bm25 import (
     Bm25Searcher,
     Bm25Stats,

@@ -60,8 +60,8 @@ from numpy.typing import NDArray
 
 from littrace.artifacts import Artifact, ArtifactStore, Catalog, LineageRecord
 from littrace.config import Settings, load_settings
+from littrace.corpus.document import Chunk, PaperRecord, records_to_table, table_to_records
 from littrace.corpus.ingest import ingest
-from littrace.corpus.model import Chunk, PaperRecord, records_to_table, table_to_records
 from littrace.evaluate.recall import RecallReport, candidate_recall, read_gold_papers
 from littrace.fusion import best_per_group
 from littrace.index.bm25 import Bm25Searcher

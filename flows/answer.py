@@ -27,7 +27,6 @@ import re
 import shutil
 import statistics
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +42,10 @@ from littrace.config import Settings, SplitsSettings
 from littrace.evaluate.validate import validate_submission
 from littrace.files import atomic_path
 from littrace.index.stage import IndexArtifacts, MissingCorpusError, latest_artifact
+from littrace.littraceqa import Question
 from littrace.runtime import project_home
-from littrace.schema import Question
 from tasks.answer import AnswerKeys, answer_keys, answer_task_for, commit_answers_task
-from tasks.common import for_run, fresh, note_reuse, was_cached
+from tasks.common import for_run, run_stage, was_cached
 from tasks.index import index_keys
 
 __all__ = [
@@ -183,7 +182,6 @@ def answer_flow(
     artifact hash, the submission paths, per-question counts, the fallback counts
     (:func:`littrace.answer.fallback_counts`) and the scores if any."""
     clock = time.perf_counter()
-    started = datetime.now(UTC)
     logger = get_run_logger()
     settings = run_settings(config, profile, overrides)
     run = run_id_for(run_id, settings)
@@ -201,9 +199,17 @@ def answer_flow(
     statuses: dict[str, str] = {}
     if load_artifact(root, keys.answers) is None:
         records, statuses = answer_all(asked, keys, settings)
-    commit = fresh(for_run(commit_answers_task, settings), keys.answers, root)
-    state = commit(asked, records, settings, run, keys.answers, return_state=True)
-    note_reuse(state, keys.answers, settings, run, started)
+    state = run_stage(
+        commit_answers_task,
+        keys.answers,
+        settings,
+        run,
+        asked,
+        records,
+        settings,
+        run,
+        keys.answers,
+    )
     state.result()  # raises if the commit failed
     artifact = load_artifact(root, keys.answers)
     if artifact is None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from prefect import flow, get_run_logger
 
 from flows.common import publish, run_id_for, run_settings
 from littrace.config import Settings
-from tasks.common import for_run, fresh, note_reuse, was_cached
+from tasks.common import run_stage, was_cached
 from tasks.evaluate import evaluation_key, score_submission
 
 __all__ = ["RUNS_DIR", "evaluate_flow", "run_folder"]
@@ -49,13 +48,10 @@ def evaluate_flow(
     """Score ``submission`` against ``gold``; returns the official output plus the scores'
     ``artifact`` hash, the ``metrics_file`` written and whether the scores came from cache."""
     clock = time.perf_counter()
-    started = datetime.now(UTC)
     settings = run_settings(config, profile, overrides)
     run = run_id_for(run_id, settings)
     key = evaluation_key(gold, submission, settings)
-    score = fresh(for_run(score_submission, settings), key, settings.runtime.artifact_root)
-    state = score(gold, submission, key, settings, run, return_state=True)
-    note_reuse(state, key, settings, run, started)
+    state = run_stage(score_submission, key, settings, run, gold, submission, key, settings, run)
     result: dict[str, Any] = state.result()
     out = run_folder(settings, run, split) / "metrics.json"
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -29,7 +29,7 @@ from flows.common import publish, run_id_for, run_settings, task_runner
 from flows.ingest import ingest_flow
 from littrace.config import Settings
 from littrace.index.stage import INDEXES, index_source, latest_artifact
-from tasks.common import for_run, fresh, note_reuse, was_cached
+from tasks.common import note_reuse, stage_task, was_cached
 from tasks.index import build_index_task, index_keys
 
 __all__ = ["build_all_indexes", "index_flow"]
@@ -41,15 +41,13 @@ def build_all_indexes(settings: Settings, corpus: str, run_id: str) -> dict[str,
     Indexes run in parallel on the task runner, each after the index it is built from.
     """
     started = datetime.now(UTC)
-    root = settings.runtime.artifact_root
     keys = index_keys(corpus, settings)
-    build = for_run(build_index_task, settings)
     with task_runner(settings) as runner:
         futures: dict[str, PrefectFuture[dict[str, Any]]] = {}
         for name in INDEXES:
             source = futures.get(index_source(name))
             futures[name] = runner.submit(
-                fresh(build, keys[name], root),
+                stage_task(build_index_task, keys[name], settings),
                 {"name": name, "key": keys[name], "settings": settings, "run_id": run_id},
                 wait_for=[source] if source else None,
             )

@@ -18,7 +18,6 @@ or, served (``littrace serve``): ``prefect deployment run 'ingest/default'``.
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +25,9 @@ from prefect import Task, flow, get_run_logger, unmapped
 
 from flows.common import publish, run_id_for, run_settings, task_runner
 from littrace.config import Settings
+from littrace.corpus.document import Failure
 from littrace.corpus.ingest import IngestPlan, corpus_artifact_key
-from littrace.corpus.model import Failure
-from tasks.common import for_run, fresh, note_reuse, was_cached
+from tasks.common import for_run, run_stage, was_cached
 from tasks.corpus import (
     assemble_corpus_task,
     conversion_failure,
@@ -68,14 +67,13 @@ def ingest_corpus(
     settings: Settings, pool: Path, pdfs: Path | None, manifest: Path | None, run_id: str
 ) -> dict[str, Any]:
     """Plan, convert and assemble; the corpus summary plus this run's counts and status."""
-    started = datetime.now(UTC)
     clock = time.perf_counter()
     plan = plan_corpus(pool, pdfs, manifest, settings)
     failures = convert_todo(plan, settings)
     key = corpus_artifact_key(plan, failures, settings)
-    assemble = fresh(for_run(assemble_corpus_task, settings), key, settings.runtime.artifact_root)
-    state = assemble(plan, failures, settings, run_id, key, return_state=True)
-    note_reuse(state, key, settings, run_id, started)
+    state = run_stage(
+        assemble_corpus_task, key, settings, run_id, plan, failures, settings, run_id, key
+    )
     corpus: dict[str, Any] = state.result()
     return {
         **corpus,

@@ -69,7 +69,7 @@ KEY_MACHINERY = frozenset({"littrace.artifacts", "littrace.codeversion", "littra
 #: Folders of data files a module reads, relative to the project root.
 DATA_DIRS: Mapping[str, str] = {
     "littrace.llm.prompts": "littrace/prompts",
-    "littrace.schema": "littrace/schemas",
+    "littrace.littraceqa": "littrace/schemas",
 }
 
 
@@ -147,7 +147,12 @@ def _imports(module: str, root: Path) -> frozenset[str]:
         # symbol, so only the names that are modules count.
         prefixes = (".".join(parts[:end]) for end in range(1, len(parts) + 1))
         found.update(p for p in prefixes if _module_file(p, root) is not None)
-    return frozenset(found - KEY_MACHINERY)
+    return frozenset(name for name in found if not _is_machinery(name))
+
+
+def _is_machinery(module: str) -> bool:
+    """Whether ``module`` is one of :data:`KEY_MACHINERY` or a submodule of one."""
+    return any(module == name or module.startswith(f"{name}.") for name in KEY_MACHINERY)
 
 
 def _imported_names(tree: ast.Module, package: str) -> Iterator[str]:

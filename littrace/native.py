@@ -50,12 +50,25 @@ def interpreter() -> dict[str, str]:
     return {"python": sys.version, "ext_suffix": str(sysconfig.get_config_var("EXT_SUFFIX"))}
 
 
+def module_sources(package_dir: Path, name: str) -> list[Path]:
+    """The source files of compiled module ``name``: its ``.py``, or every ``.py`` of its
+    package (all of a package's modules compile, since its compiled ``__path__`` is the
+    build's folder alone)."""
+    folder = package_dir / name
+    return sorted(folder.rglob("*.py")) if folder.is_dir() else [package_dir / f"{name}.py"]
+
+
 def source_hashes(package_dir: Path) -> dict[str, str]:
-    """sha256 of each compiled module's source in ``package_dir``."""
-    return {
-        name: hashlib.sha256((package_dir / f"{name}.py").read_bytes()).hexdigest()
-        for name in NATIVE_MODULES
-    }
+    """sha256 of each compiled module's sources in ``package_dir`` (with their paths)."""
+    hashes = {}
+    for name in NATIVE_MODULES:
+        digest = hashlib.sha256()
+        for path in module_sources(package_dir, name):
+            data = path.read_bytes()
+            digest.update(f"{path.relative_to(package_dir).as_posix()}\0{len(data)}\0".encode())
+            digest.update(data)
+        hashes[name] = digest.hexdigest()
+    return hashes
 
 
 def stale_reasons(manifest: dict[str, Any], package_dir: Path) -> list[str]:
@@ -122,7 +135,12 @@ def build(build_root: Path = BUILD_ROOT) -> Path:
             PROJECT_ROOT / "littrace", work / "littrace", ignore=shutil.ignore_patterns("*.so")
         )
         shutil.copy2(PROJECT_ROOT / "pyproject.toml", work / "pyproject.toml")
-        files = [f"{PACKAGE.replace('.', '/')}/{name}.py" for name in NATIVE_MODULES]
+        work_package = work.joinpath(*PACKAGE.split("."))
+        files = [
+            path.relative_to(work).as_posix()
+            for name in NATIVE_MODULES
+            for path in module_sources(work_package, name)
+        ]
         mypyc = Path(sys.executable).with_name("mypyc")
         done = subprocess.run(
             [str(mypyc), *files], cwd=work, capture_output=True, text=True, check=False

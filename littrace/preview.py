@@ -29,9 +29,9 @@ from pydantic import BaseModel
 
 from littrace.config import LlmSettings, Settings
 from littrace.index.stage import build_indexes, latest_artifact
+from littrace.littraceqa import Question
 from littrace.llm import CallRecord, LlmClient, LlmResult, Message
 from littrace.retrieve.plan import plan_question
-from littrace.schema import Question
 
 __all__ = ["PREVIEW_STEPS", "PreviewError", "PromptRecorder", "RecordedPrompt", "preview_prompts"]
 

@@ -52,7 +52,7 @@ from littrace.artifacts import (
 )
 from littrace.config import Settings
 from littrace.index.stage import IndexArtifacts
-from littrace.schema import Question
+from littrace.littraceqa import Question
 from tasks.common import LLM_TAG, RETRY_OPTIONS, artifact_cache_key, ensure_produced
 
 __all__ = [

@@ -16,12 +16,14 @@ Two rules keep the two caches agreeing:
 When Prefect answers from its cache the library code does not run, so :func:`note_reuse`
 records the reused artifact in this run's lineage, as the library would have.
 
+:func:`run_stage` is that sequence, the one way a flow runs a stage task (the index flow,
+which submits its six builds in parallel, uses :func:`stage_task` and :func:`note_reuse`).
+
 Example:
     >>> settings = load_settings("test")  # doctest: +SKIP
-    >>> root = settings.runtime.artifact_root  # doctest: +SKIP
-    >>> assemble = fresh(for_run(assemble_corpus_task, settings), key, root)  # doctest: +SKIP
-    >>> state = assemble(plan, failures, settings, run_id, key, return_state=True)  # doctest: +SKIP
-    >>> note_reuse(state, key, settings, run_id, started)  # doctest: +SKIP
+    >>> args = (plan, failures, settings, run_id, key)  # doctest: +SKIP
+    >>> state = run_stage(assemble_corpus_task, key, settings, run_id, *args)  # doctest: +SKIP
+    >>> corpus = state.result()  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ __all__ = [
     "fresh",
     "note_reuse",
     "retry_transient",
+    "run_stage",
+    "stage_task",
     "was_cached",
 ]
 
@@ -104,6 +108,29 @@ def fresh(task: Task[P, R], key: ArtifactKey, root: Path) -> Task[P, R]:
     if load_artifact(root, key) is not None:
         return task
     return task.with_options(refresh_cache=True)
+
+
+def stage_task(task: Task[P, R], key: ArtifactKey, settings: Settings) -> Task[P, R]:
+    """``task`` as a flow runs it: results under the artifact root, recomputed if the store
+    lacks ``key`` (:func:`for_run`, :func:`fresh`)."""
+    return fresh(for_run(task, settings), key, Path(settings.runtime.artifact_root))
+
+
+def run_stage(
+    task: Task[P, R],
+    key: ArtifactKey,
+    settings: Settings,
+    run_id: str,
+    *args: P.args,
+    **kwargs: P.kwargs,
+) -> State[R]:
+    """Run ``task`` (whose cache key is artifact ``key``) on ``args`` and record its artifact
+    in ``run_id``'s lineage even when Prefect served it from the cache; returns the final
+    state (its ``result()`` raises if the task failed)."""
+    started = datetime.now(UTC)
+    state = stage_task(task, key, settings)(*args, return_state=True, **kwargs)
+    note_reuse(state, key, settings, run_id, started)
+    return state
 
 
 class ArtifactMismatchError(RuntimeError):

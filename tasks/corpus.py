@@ -26,6 +26,7 @@ from prefect.context import TaskRunContext
 
 from littrace.artifacts import ArtifactKey
 from littrace.config import Settings
+from littrace.corpus.document import Failure
 from littrace.corpus.ingest import (
     ConversionJob,
     IngestPlan,
@@ -34,7 +35,6 @@ from littrace.corpus.ingest import (
     plan_ingest,
     timeout_failure,
 )
-from littrace.corpus.model import Failure
 from tasks.common import RETRY_OPTIONS, artifact_cache_key, ensure_produced
 
 __all__ = [

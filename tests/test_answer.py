@@ -19,7 +19,7 @@ import litellm
 import pytest
 from litellm.llms.custom_llm import CustomLLM
 
-import littrace.answer as answer_module
+import littrace.answer.journal as journal_module
 from littrace.answer import (
     SUBMISSION_FILE,
     TRACES_FILE,
@@ -36,11 +36,11 @@ from littrace.corpus.ingest import ingest
 from littrace.evaluate.official import evaluate_records
 from littrace.evaluate.validate import validate_submission
 from littrace.index.stage import IndexArtifacts, build_indexes
+from littrace.littraceqa import JsonlError, schema_errors
 from littrace.llm import LlmClient
 from littrace.read.backends import evidence_localizer, paper_reader, synthesizer
 from littrace.read.writer import fallback_record, record_errors
 from littrace.retrieve.retriever import retrieve
-from littrace.schema import JsonlError, schema_errors
 from littrace.synth import SynthCorpus, generate_corpus
 
 # Building the indexes and answering 30 + 71 questions takes minutes on a loaded 2-core box.
@@ -177,7 +177,7 @@ def test_a_rerun_finds_the_artifact_and_an_interrupted_run_resumes(
     )
     subset = tmp_path / "three.jsonl"
     subset.write_text("".join(bench.corpus.questions.read_text().splitlines(True)[:3]))
-    real = answer_module.answer_question
+    real = answer_question
     calls: list[str] = []
 
     crashes = [2]  # crash once, on the second question of the first run
@@ -189,7 +189,8 @@ def test_a_rerun_finds_the_artifact_and_an_interrupted_run_resumes(
             raise Crash
         return real(question, resources, settings)
 
-    monkeypatch.setattr(answer_module, "answer_question", flaky)
+    # Patched where answer_on_worker looks it up.
+    monkeypatch.setattr(journal_module, "answer_question", flaky)
     with pytest.raises(Crash):
         answer_questions(subset, bench.settings, corpus=bench.artifact, indexes=bench.indexes)
     first, second, third = (

@@ -11,6 +11,7 @@ import yaml
 from typer.testing import CliRunner
 
 from littrace.cli import app
+from littrace.config import conf_dir
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "littraceqa"
 runner = CliRunner()
@@ -61,6 +62,12 @@ def test_config_show_reflects_profile_and_environment() -> None:
     config = yaml.safe_load(shown.output)
     assert config["retrieve"]["rrf_k"] == 30
     assert config["index"]["bm25"] == {"k1": 1.5, "b": 0.75}
+
+
+def test_config_defaults_prints_the_text_of_the_default_file() -> None:
+    shown = runner.invoke(app, ["config", "defaults"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output == (conf_dir({}) / "default.yaml").read_text(encoding="utf-8")
 
 
 def test_artifacts_option_sets_the_artifact_root(tmp_path: Path) -> None:

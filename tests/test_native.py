@@ -21,6 +21,7 @@ from littrace.native import (
     RUNTIME_DIR,
     activate,
     interpreter,
+    module_sources,
     native_module,
     source_hashes,
 )
@@ -91,10 +92,13 @@ def test_one_edited_source_is_enough_to_ignore_the_build(
     sources = tmp_path / "corpus"
     sources.mkdir()
     for name in NATIVE_MODULES:
-        (sources / f"{name}.py").write_bytes((SOURCES / f"{name}.py").read_bytes())
+        for path in module_sources(SOURCES, name):
+            copy = sources / path.relative_to(SOURCES)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(path.read_bytes())
     root = fake_build(tmp_path / "build")
     assert activate([str(sources)], root)
-    with (sources / "layout.py").open("a") as source:
+    with (sources / "layout" / "headings.py").open("a") as source:
         source.write("# edited\n")
     assert not activate([str(sources)], root)
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from littrace.corpus.model import BBox, ObjectKind, union_bbox
+from littrace.corpus.document import BBox, ObjectKind, union_bbox
 from littrace.corpus.pagescan import DocStyle, PageScan, ScanLine
 
 _LABELS: dict[str, ObjectKind] = {

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from littrace.config import ChunkSettings
-from littrace.corpus.model import (
+from littrace.corpus.document import (
     BBox,
     Block,
     Chunk,

@@ -1,4 +1,4 @@
-"""Converting one PDF into a :class:`~littrace.corpus.model.Document`.
+"""Converting one PDF into a :class:`~littrace.corpus.document.Document`.
 
 Objects come first (table grids, figure graphics, equation lines, algorithm boxes), so the
 layout stage can keep their text out of body paragraphs; then the reading-order layout,
@@ -28,8 +28,7 @@ from typing import Any
 
 import pymupdf
 
-from littrace.corpus.layout import extract_layout
-from littrace.corpus.model import (
+from littrace.corpus.document import (
     Block,
     Citation,
     Document,
@@ -41,6 +40,7 @@ from littrace.corpus.model import (
     Section,
     record_from_row,
 )
+from littrace.corpus.layout import extract_layout
 from littrace.corpus.objects import find_objects, object_regions
 from littrace.corpus.pagescan import extract_dict
 from littrace.corpus.references import find_citations, parse_references

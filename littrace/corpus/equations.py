@@ -23,7 +23,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, replace
 
-from littrace.corpus.model import BBox, union_bbox
+from littrace.corpus.document import BBox, union_bbox
 from littrace.corpus.pagescan import EQUATION_NUMBER, PageScan, ScanLine, math_chars, word_count
 
 # How far (in font sizes) the number's right end may fall short of the column's right edge.

@@ -51,7 +51,7 @@ from littrace.corpus.convert import (
     document_from_dict,
     document_to_dict,
 )
-from littrace.corpus.model import (
+from littrace.corpus.document import (
     Block,
     Chunk,
     Citation,
@@ -66,8 +66,8 @@ from littrace.corpus.model import (
 )
 from littrace.corpus.pool import Pool, load_pool
 from littrace.digest import sha256_file
+from littrace.littraceqa import PoolPaper
 from littrace.progress import ProgressCallback
-from littrace.schema import PoolPaper
 
 CACHE_DIR = "cache"
 DOCUMENT_FILE = "document.json"

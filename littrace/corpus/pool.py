@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from littrace.schema import BadLine, PoolPaper, iter_jsonl
+from littrace.littraceqa import BadLine, PoolPaper, iter_jsonl
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from dataclasses import replace
 
 import pymupdf
 
-from littrace.corpus.model import BBox
+from littrace.corpus.document import BBox
 from littrace.corpus.pagescan import NUMBER_START, ScanLine, row_text, rows
 
 logger = logging.getLogger(__name__)

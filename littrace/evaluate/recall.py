@@ -27,7 +27,7 @@ from typing import Any
 
 from littrace.config import Settings
 from littrace.evaluate.official import id_norm
-from littrace.schema import GoldRecord, read_jsonl
+from littrace.littraceqa import GoldRecord, read_jsonl
 
 __all__ = [
     "ABLATIONS",

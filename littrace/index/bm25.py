@@ -57,7 +57,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from littrace.corpus.model import Chunk
+from littrace.corpus.document import Chunk
 
 MAX_QUERY_CHARS = 16_384
 """Longest query text searched; longer text is cut here. Lucene's clause limit is raised to

@@ -25,7 +25,7 @@ core, a synthetic 27,000-paper pool and 100,000 references (83,000 distinct titl
 them damaged pool titles) resolve in about 13 s, with no wrong match.
 
 Example:
-    >>> from littrace.corpus.model import PaperRecord, Reference
+    >>> from littrace.corpus.document import PaperRecord, Reference
     >>> reference_key(Reference("p1", "3", "...", 9, arxiv_id="arXiv:2310.06201v2"))
     'arxiv:2310.06201'
     >>> pool = [PaperRecord("p2", "500xCompressor: Generalized Prompt Compression", (), "",
@@ -52,7 +52,7 @@ from typing import NamedTuple
 
 import pyarrow as pa
 
-from littrace.corpus.model import PaperRecord, Reference
+from littrace.corpus.document import PaperRecord, Reference
 
 MIN_TITLE_CHARS = 10
 """Shortest compact title used as a key or matched: shorter parsed "titles" ("Preprint",

@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from littrace.config import IndexSettings
-from littrace.corpus.model import PaperRecord
+from littrace.corpus.document import PaperRecord
 from littrace.index.dense import Hits, encode_chunks, load_vectors, top_k
 from littrace.index.encoders import Encoder, load_encoder
 from littrace.progress import ProgressCallback

@@ -45,7 +45,7 @@ from littrace.artifacts import (
 )
 from littrace.codeversion import code_version
 from littrace.config import Settings
-from littrace.corpus.model import Chunk, PaperRecord, Reference, table_to_records
+from littrace.corpus.document import Chunk, PaperRecord, Reference, table_to_records
 from littrace.index.bm25 import build_chunk_index, build_paper_index
 from littrace.index.citations import CouplingGraph, reference_key, resolve_references
 from littrace.index.dense import build_hnsw, encode_chunks, load_vectors

@@ -4,7 +4,7 @@ Example:
     >>> from pathlib import Path
     >>> from littrace.config import load_settings
     >>> from littrace.llm import LlmClient, render
-    >>> from littrace.llm.schemas import Plan
+    >>> from littrace.llm.replies import Plan
     >>> settings = load_settings(environ={})
     >>> client = LlmClient.from_settings(settings)  # backend 'none' by default: no model calls
     >>> messages = render("plan", question="Which ...?", answer_spec="freeform")

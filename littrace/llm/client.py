@@ -27,7 +27,7 @@ Example:
     >>> import tempfile
     >>> from pathlib import Path
     >>> from littrace.config import LlmSettings
-    >>> from littrace.llm.schemas import Subqueries
+    >>> from littrace.llm.replies import Subqueries
     >>> client = LlmClient(LlmSettings(backend="none"), Path(tempfile.mkdtemp()))
     >>> result = client.complete_json(
     ...     "decompose", [{"role": "user", "content": "..."}], Subqueries,

@@ -32,8 +32,8 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from littrace.corpus.model import PaperObject
-from littrace.read.model import PaperContext
+from littrace.corpus.document import PaperObject
+from littrace.read.records import PaperContext
 
 __all__ = ["Glossary", "definitions", "table_glossary"]
 

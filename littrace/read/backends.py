@@ -18,14 +18,15 @@ from typing import Any
 
 from littrace.config import Settings
 from littrace.evaluate.official import evidence_key
+from littrace.littraceqa import Question
 from littrace.llm.client import LlmClient
-from littrace.llm.schemas import Plan
+from littrace.llm.replies import Plan
 from littrace.read.heuristic import HeuristicReader, covered_groups
 from littrace.read.intragent import IntrAgentReader
 from littrace.read.lit3r import Lit3rReader
 from littrace.read.localize import localize, paper_candidates
 from littrace.read.localize_llm import localize_llm
-from littrace.read.model import (
+from littrace.read.records import (
     EvidenceItem,
     PaperContext,
     PaperReader,
@@ -35,7 +36,6 @@ from littrace.read.model import (
 )
 from littrace.read.synthesize import synthesize
 from littrace.read.synthesize_llm import synthesize_llm
-from littrace.schema import Question
 
 # (question, plan, selected papers, contexts) -> (evidence items, the localizer's steps)
 Localizer = Callable[

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from littrace.numbers import decimals, numbers, same_number
 from littrace.read.choice import TableUnits, table_units
-from littrace.read.model import Fact, SynthesisInput
+from littrace.read.records import Fact, SynthesisInput
 from littrace.read.tables import subject_name
 from littrace.read.text import asking_clause, asking_sentence
 from littrace.read.units import (

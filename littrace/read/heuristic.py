@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 
 from littrace.config import LocalReadSettings
-from littrace.llm.schemas import Plan
-from littrace.read.model import PaperContext, PaperReading
+from littrace.littraceqa import Question
+from littrace.llm.replies import Plan
+from littrace.read.records import PaperContext, PaperReading
 from littrace.read.text import Query, contains_phrase, norm, terms
-from littrace.schema import Question
 
 _QUOTED = re.compile(r"[\"“”]([^\"“”]{3,})[\"“”]")
 
@@ -62,7 +62,7 @@ def covered_groups(question: Question, plan: Plan, title: str) -> list[str]:
 
 
 class HeuristicReader:
-    """A :class:`~littrace.read.model.PaperReader` from term coverage (see the module doc)."""
+    """A :class:`~littrace.read.records.PaperReader` from term coverage (see the module doc)."""
 
     def __init__(self, settings: LocalReadSettings) -> None:
         self.settings = settings

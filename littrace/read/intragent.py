@@ -35,7 +35,7 @@ Example:
     >>> from pathlib import Path
     >>> from littrace.config import LlmSettings, ReadSettings
     >>> from littrace.llm import LlmClient
-    >>> from littrace.corpus.model import Chunk, PaperRecord
+    >>> from littrace.corpus.document import Chunk, PaperRecord
     >>> paper = PaperRecord("p1", "Lanternfish", (), "", "ACL", 2023, True)
     >>> chunk = Chunk("p1#0001", "p1", "body", 2, "F1 is 91.4.", "4 Results")
     >>> context = PaperContext(paper, (chunk,), (), {}, 1)
@@ -57,13 +57,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from littrace.corpus.model import Chunk
+from littrace.corpus.document import Chunk
+from littrace.littraceqa import Question
 from littrace.llm import render
-from littrace.llm.schemas import Detail, Plan, ReadingAction, SectionRanking, Sufficiency
+from littrace.llm.replies import Detail, Plan, ReadingAction, SectionRanking, Sufficiency
 from littrace.read.lit3r import LlmPaperReader, judgement_score
-from littrace.read.model import PaperContext, PaperReading
 from littrace.read.passages import PaperView, llm_step
-from littrace.schema import Question
+from littrace.read.records import PaperContext, PaperReading
 
 __all__ = ["BACKEND", "TERMINATION_RULES", "IntrAgentReader", "ReadingSection", "paper_sections"]
 
@@ -121,7 +121,7 @@ def paper_sections(view: PaperView, section_chars: int) -> list[ReadingSection]:
 
 
 class IntrAgentReader(LlmPaperReader):
-    """A :class:`~littrace.read.model.PaperReader` running IntrAgent's loop on each paper,
+    """A :class:`~littrace.read.records.PaperReader` running IntrAgent's loop on each paper,
     falling back to the model-free reader when no extraction call succeeds."""
 
     def ranking_messages(

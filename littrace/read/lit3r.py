@@ -5,7 +5,7 @@ The model sees the paper's title, venue and year and its ``read.local.max_chunks
 each cut to ``read.local.chunk_chars``, a table chunk as the table's cells with their row and
 column header paths and the question's candidate cells (:class:`littrace.read.passages.PaperView`),
 in the ``read_paper`` prompt, and answers with a
-:class:`littrace.llm.schemas.PaperJudgement`: relevant, sufficient, supporting chunks.
+:class:`littrace.llm.replies.PaperJudgement`: relevant, sufficient, supporting chunks.
 
 Only supporting chunk identifiers that were shown are kept. A reply the client cannot use
 (invalid after its repair round, or a provider failure) and a hopeless one (relevant, but
@@ -18,7 +18,7 @@ Example:
     >>> import tempfile
     >>> from pathlib import Path
     >>> from littrace.config import LlmSettings, ReadSettings
-    >>> from littrace.corpus.model import Chunk, PaperRecord
+    >>> from littrace.corpus.document import Chunk, PaperRecord
     >>> paper = PaperRecord("p1", "Lanternfish", (), "", "ACL", 2023, True)
     >>> context = PaperContext(paper, (Chunk("p1#0001", "p1", "body", 1, "F1 91.4"),), (), {}, 1)
     >>> question = Question(query_id="q", benchmark="LitTraceQA", question="Lanternfish F1?",
@@ -37,12 +37,12 @@ from collections.abc import Callable
 from typing import Any
 
 from littrace.config import ReadSettings
-from littrace.corpus.model import Chunk
+from littrace.corpus.document import Chunk
+from littrace.littraceqa import Question
 from littrace.llm import LlmClient, render
-from littrace.llm.schemas import PaperJudgement, Plan
-from littrace.read.model import PaperContext, PaperReader, PaperReading
+from littrace.llm.replies import PaperJudgement, Plan
 from littrace.read.passages import PaperView, answer_text, best_chunks, llm_step
-from littrace.schema import Question
+from littrace.read.records import PaperContext, PaperReader, PaperReading
 
 __all__ = ["BACKEND", "Covers", "Lit3rReader", "LlmPaperReader", "judgement_score", "render_paper"]
 
@@ -96,7 +96,7 @@ class LlmPaperReader:
 
 
 class Lit3rReader(LlmPaperReader):
-    """A :class:`~littrace.read.model.PaperReader` asking the model to judge each paper,
+    """A :class:`~littrace.read.records.PaperReader` asking the model to judge each paper,
     falling back to the model-free reader when the model's reply is unusable."""
 
     def __call__(self, question: Question, plan: Plan, context: PaperContext) -> PaperReading:

@@ -16,9 +16,9 @@ import contextvars
 from concurrent.futures import ThreadPoolExecutor
 
 from littrace.deadline import Deadline
-from littrace.llm.schemas import Plan
-from littrace.read.model import PaperContext, PaperReader, PaperReading
-from littrace.schema import Question
+from littrace.littraceqa import Question
+from littrace.llm.replies import Plan
+from littrace.read.records import PaperContext, PaperReader, PaperReading
 
 
 def read_papers(

@@ -37,13 +37,14 @@ import re
 from typing import Any
 
 from littrace.config import ReadSettings
-from littrace.corpus.model import Citation, PaperObject, Reference
+from littrace.corpus.document import Citation, PaperObject, Reference
 from littrace.evaluate.official import evidence_key
-from littrace.llm.schemas import Plan
+from littrace.littraceqa import Question, SourceType
+from littrace.llm.replies import Plan
 from littrace.read.abbreviations import table_glossary
 from littrace.read.cells import lookup_cell
 from littrace.read.heuristic import question_query
-from littrace.read.model import EvidenceItem, PaperContext
+from littrace.read.records import EvidenceItem, PaperContext
 from littrace.read.references import (
     authored_entries,
     citation_ids,
@@ -54,7 +55,6 @@ from littrace.read.text import Query, contains_phrase, norm, sentences, terms
 from littrace.read.units import asked_terms, header_labels, named_share
 from littrace.read.views import paper_views
 from littrace.retrieve.plan import question_modalities
-from littrace.schema import Question, SourceType
 
 # Bonuses added to a candidate's term coverage (in [0, 1]).
 NAMED_OBJECT_BONUS = 1.0  # the question prints the object's id ("Figure 2")

@@ -3,7 +3,7 @@
 For each selected paper the model sees bounded PDF text: the detected tables, figures,
 equations and algorithms (identifier, page, caption's first line), then the page texts, each
 under a ``=== Page n ===`` line, cut to ``read.evidence.text_chars`` characters; it proposes
-typed locators (:class:`littrace.llm.schemas.Localization`). Each proposal is checked against
+typed locators (:class:`littrace.llm.replies.Localization`). Each proposal is checked against
 the paper's structure:
 
 - an object is matched to a detected object of its kind by number ("Tab. 2", "Table 2" and
@@ -37,15 +37,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from littrace.config import ReadSettings
-from littrace.corpus.model import PaperObject
+from littrace.corpus.document import PaperObject
 from littrace.evaluate.official import evidence_key
+from littrace.littraceqa import Question
 from littrace.llm import LlmClient, render
-from littrace.llm.schemas import Localization, Locus
+from littrace.llm.replies import Localization, Locus
 from littrace.read.localize import bare_label, object_locator
-from littrace.read.model import EvidenceItem, PaperContext
 from littrace.read.passages import answer_text, llm_step
+from littrace.read.records import EvidenceItem, PaperContext
 from littrace.read.text import norm
-from littrace.schema import Question
 
 __all__ = ["BACKEND", "Localized", "bounded_text", "check_locus", "localize_llm"]
 

@@ -22,12 +22,12 @@ command, so a rendered prompt is the same wherever it is built:
 - :func:`llm_step` is one entry of a reading's ``steps`` list.
 
 Example:
-    >>> from littrace.corpus.model import Chunk
+    >>> from littrace.corpus.document import Chunk
     >>> chunk = Chunk("p1#0003", "p1", "table", 6, "Lanternfish 91.4", "4 Results", "Table 2")
     >>> passage(chunk, 11)
     '[p1#0003] (table, page 6, section 4 Results, Table 2)\\nLanternfish'
     >>> from littrace.config import TableViewSettings
-    >>> from littrace.corpus.model import PaperObject
+    >>> from littrace.corpus.document import PaperObject
     >>> grid = (("Method", "Quarry", ""), ("", "F1", "UAS"), ("Lanternfish", "91.4", "93.0"))
     >>> table = PaperObject("p1", "table", "Table 2", "2", 6, 6, "Table 2: Parsing.", (0, 0, 1, 1),
     ...                     cells=grid)
@@ -47,14 +47,14 @@ from functools import cached_property
 from typing import Any
 
 from littrace.config import TableViewSettings
-from littrace.corpus.model import Chunk, PaperObject
+from littrace.corpus.document import Chunk, PaperObject
+from littrace.littraceqa import Question
 from littrace.llm import CallRecord
-from littrace.read.model import PaperContext
+from littrace.read.records import PaperContext
 from littrace.read.tables import paper_tables, subject_name
 from littrace.read.text import terms
 from littrace.read.units import TableCell, align, question_terms, table_cells
 from littrace.retrieve.plan import answer_spec
-from littrace.schema import Question
 
 __all__ = [
     "PaperView",

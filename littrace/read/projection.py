@@ -16,7 +16,7 @@ reads "β+"), or, when the rows kept share it ("SFT | QFFT | ∆" under each tra
 innermost label that tells them apart.
 
 Example:
-    >>> from littrace.schema import TableColumn
+    >>> from littrace.littraceqa import TableColumn
     >>> grid = (("Dataset", "Length", "# Train", "Domain"),
     ...         ("Cricket", "1197", "108", "Human Activity Recognition"),
     ...         ("P12", "233", "9590", "Health Monitoring"),
@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from littrace.littraceqa import TableColumn
 from littrace.read.abbreviations import Glossary
 from littrace.read.text import contains_phrase, terms
 from littrace.read.units import (
@@ -51,7 +52,6 @@ from littrace.read.units import (
     transposed,
     without_own_note,
 )
-from littrace.schema import TableColumn
 
 Grid = Sequence[Sequence[str]]
 # A header that holds under this share of a column name's terms does not name that column.

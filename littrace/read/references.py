@@ -27,8 +27,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from littrace.corpus.model import Reference
-from littrace.read.model import PaperContext
+from littrace.corpus.document import Reference
+from littrace.read.records import PaperContext
 from littrace.read.text import Query, terms
 
 __all__ = [

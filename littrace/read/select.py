@@ -25,8 +25,8 @@ At most ``read.select.max_papers`` papers are returned, in candidate order.
 
 Example:
     >>> from littrace.config import SelectSettings
-    >>> from littrace.llm.schemas import Plan
-    >>> from littrace.read.model import PaperReading
+    >>> from littrace.llm.replies import Plan
+    >>> from littrace.read.records import PaperReading
     >>> readings = [PaperReading("p1", True, True, 0.9), PaperReading("p2", True, True, 0.5)]
     >>> select_papers(Plan(desired_papers=1), readings, SelectSettings()).papers
     ['p1']
@@ -38,13 +38,13 @@ import re
 from dataclasses import dataclass, field, replace
 
 from littrace.config import SelectSettings
-from littrace.corpus.model import PaperRecord, Reference
+from littrace.corpus.document import PaperRecord, Reference
 from littrace.index.citations import compact_title
-from littrace.llm.schemas import Plan
-from littrace.read.model import PaperContext, PaperReading
+from littrace.littraceqa import Question
+from littrace.llm.replies import Plan
+from littrace.read.records import PaperContext, PaperReading
 from littrace.read.references import asked_entry
 from littrace.read.text import norm, terms
-from littrace.schema import Question
 
 # The question asks for the papers that cite a named one (not for what a paper cites).
 _CITING = re.compile(

@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from littrace.corpus.model import Chunk
-from littrace.read.model import Fact, SynthesisInput
+from littrace.corpus.document import Chunk
+from littrace.littraceqa import Question
+from littrace.read.records import Fact, SynthesisInput
 from littrace.read.text import asking_clause, sentences, terms
-from littrace.schema import Question
 
 __all__ = ["asked_symbols", "clause_support", "symbol_choice"]
 

@@ -57,7 +57,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from littrace.corpus.model import PaperObject
+from littrace.corpus.document import PaperObject
+from littrace.littraceqa import Question
 from littrace.numbers import decimals, numbers, parse_value, same_number
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.charts import chart_answer, printed_reading
@@ -71,12 +72,11 @@ from littrace.read.choice import (
 from littrace.read.compute import asks_difference, difference
 from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
 from littrace.read.heuristic import question_query
-from littrace.read.model import Fact, PaperContext, Synthesis, SynthesisInput
+from littrace.read.records import Fact, PaperContext, Synthesis, SynthesisInput
 from littrace.read.references import asked_entry, entry_answer
 from littrace.read.symbols import symbol_choice
 from littrace.read.tables import cell_fact, find_cell, paper_tables, subject_terms, table_rows
 from littrace.read.text import contains_phrase, norm, sentences, terms
-from littrace.schema import Question
 
 if TYPE_CHECKING:
     from littrace.index.encoders import Encoder

@@ -5,7 +5,7 @@ IntrAgent's extracted details, and the chunks the reading cited, or else its bes
 ``read.local.chunk_chars``, at most ``read.local.max_chunks``, a table chunk as the table's cells
 with their header paths and the question's candidate cells,
 :class:`littrace.read.passages.PaperView`) and replies with a
-:class:`littrace.llm.schemas.Synthesis`: the answer components, the papers, evidence items,
+:class:`littrace.llm.replies.Synthesis`: the answer components, the papers, evidence items,
 the facts it rests on (value as printed, unit, paper, chunk) and, when the answer is derived,
 a calculation request (operation and operand fact indices).
 
@@ -38,15 +38,15 @@ from typing import Any, Literal, cast
 from pydantic import create_model
 
 from littrace.config import ReadSettings
-from littrace.corpus.model import Chunk
+from littrace.corpus.document import Chunk
+from littrace.littraceqa import Question
 from littrace.llm import LlmClient, render
-from littrace.llm.schemas import RESULT, Cell, Plan, first_number
-from littrace.llm.schemas import Synthesis as Reply
+from littrace.llm.replies import RESULT, Cell, Plan, first_number
+from littrace.llm.replies import Synthesis as Reply
 from littrace.read.intragent import BACKEND as INTRAGENT
 from littrace.read.lit3r import BACKEND
-from littrace.read.model import Fact, PaperContext, PaperReading, Synthesis
 from littrace.read.passages import PaperView, answer_text, best_chunks, llm_step
-from littrace.schema import Question
+from littrace.read.records import Fact, PaperContext, PaperReading, Synthesis
 
 __all__ = ["CalculationError", "answer_schema", "calculate", "render_papers", "synthesize_llm"]
 

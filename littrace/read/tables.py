@@ -23,15 +23,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from littrace.corpus.model import PaperObject
+from littrace.corpus.document import PaperObject
+from littrace.littraceqa import TableColumn
 from littrace.numbers import numbers, parse_value
 from littrace.read.abbreviations import table_glossary
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.localize import paper_candidates
-from littrace.read.model import Fact, PaperContext, SynthesisInput
 from littrace.read.projection import NAMED_ROWS, Projection, project
+from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.text import asking_clause, contains_phrase, coverage, sentences, terms
-from littrace.schema import TableColumn
 
 # What naming the table's rows, or the localizer finding it, adds to a table's schema fit.
 _ROWS_NAMED = 0.25

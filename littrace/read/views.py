@@ -27,7 +27,7 @@ in another paper's part.
 A question about one paper (or one work in several versions) is its only view.
 
 Example:
-    >>> from littrace.corpus.model import PaperRecord
+    >>> from littrace.corpus.document import PaperRecord
     >>> acl = PaperRecord("a", "S2ORC", (), "", "ACL", 2020, True)
     >>> naacl = PaperRecord("n", "Literature Graph", (), "", "NAACL", 2018, True)
     >>> question = ("Give (a) the ACL 2020 paper's author accuracy and (b) the NAACL 2018 "
@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from littrace.corpus.model import PaperRecord
+from littrace.corpus.document import PaperRecord
 from littrace.read.text import norm, sentences, terms
 
 __all__ = ["ENUMERATION_ITEM", "Part", "paper_views", "question_parts"]

@@ -10,7 +10,7 @@ the trace keeps it. A record is never dropped: the file has exactly one line per
 input order, and is written atomically.
 
 Example:
-    >>> from littrace.schema import Question
+    >>> from littrace.littraceqa import Question
     >>> q = Question(query_id="q1", benchmark="LitTraceQA", question="Which?",
     ...              answer_types=["multiple_choice"],
     ...              multiple_choice_options=[{"label": "A", "text": "x"},
@@ -32,8 +32,8 @@ from pydantic import ValidationError
 
 from littrace.evaluate.validate import check_record
 from littrace.files import atomic_write
+from littrace.littraceqa import PredictedEvidence, Question, schema_errors
 from littrace.read.tables import typed_value
-from littrace.schema import PredictedEvidence, Question, schema_errors
 
 FALLBACK_TEXT = "unknown"
 

@@ -31,7 +31,7 @@ import pyarrow.parquet as pq
 import pymupdf as _pymupdf
 
 from littrace.artifacts import Artifact
-from littrace.corpus.model import BBox
+from littrace.corpus.document import BBox
 from littrace.digest import sha256_file
 from littrace.evaluate.official import OBJECT_FIELDS
 

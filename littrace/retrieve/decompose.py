@@ -24,7 +24,7 @@ Backends:
 Example:
     >>> from littrace.config import DecomposeSettings, PlannerSettings
     >>> from littrace.retrieve.plan import plan_question
-    >>> from littrace.schema import Question
+    >>> from littrace.littraceqa import Question
     >>> question = Question(query_id="q", benchmark="LitTraceQA", answer_types=["freeform"],
     ...     question="In the ACL 2025 paper on S-RAG, which GPU was used on HotpotQA?")
     >>> plan = plan_question(question, PlannerSettings(), None).plan
@@ -47,11 +47,11 @@ from dataclasses import dataclass
 from littrace.config import DecomposeSettings
 from littrace.corpus.chunking import venue_year_tag
 from littrace.fusion import round_robin
+from littrace.littraceqa import Question
 from littrace.llm import CallRecord, LlmClient, render
-from littrace.llm.schemas import Plan, Subqueries
+from littrace.llm.replies import Plan, Subqueries
 from littrace.retrieve.plan import answer_spec, key_phrases, name_pattern, years
 from littrace.retrieve.verify import missing_items
-from littrace.schema import Question
 
 __all__ = [
     "DecomposeOutcome",

@@ -1,6 +1,6 @@
 """The question plan (TRACE §3.1): constraints, modalities, paper count and role-typed targets.
 
-:func:`plan_question` returns a :class:`~littrace.llm.schemas.Plan` from one of two backends:
+:func:`plan_question` returns a :class:`~littrace.llm.replies.Plan` from one of two backends:
 
 - ``heuristic`` (:func:`heuristic_plan`): rules over the question text. A venue (ACL, ICCV,
   "Findings of EMNLP", ...) and a year 2000–2030 become constraints; acronyms, CamelCase,
@@ -16,7 +16,7 @@
 
 Example:
     >>> from littrace.config import PlannerSettings
-    >>> from littrace.schema import Question
+    >>> from littrace.littraceqa import Question
     >>> question = Question(query_id="q", benchmark="LitTraceQA", answer_types=["freeform"],
     ...     question="For these two ICCV 2025 papers, how fast is FocalPETR on the "
     ...     "nuScenes benchmark?")
@@ -36,9 +36,9 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from littrace.config import PlannerSettings
+from littrace.littraceqa import Question
 from littrace.llm import CallRecord, LlmClient, render
-from littrace.llm.schemas import Modality, Plan, TargetGroup
-from littrace.schema import Question
+from littrace.llm.replies import Modality, Plan, TargetGroup
 
 __all__ = [
     "MAX_PAPERS",

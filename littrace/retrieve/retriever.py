@@ -26,7 +26,7 @@ from typing import Any
 
 from littrace.artifacts import Artifact
 from littrace.config import RelateSettings, Settings
-from littrace.corpus.model import Chunk, PaperRecord, table_to_records
+from littrace.corpus.document import Chunk, PaperRecord, table_to_records
 from littrace.fusion import round_robin
 from littrace.index.bm25 import Bm25Searcher
 from littrace.index.citations import CouplingGraph
@@ -34,17 +34,17 @@ from littrace.index.dense import load_vectors
 from littrace.index.encoders import load_encoder
 from littrace.index.papers import PaperVectors
 from littrace.index.stage import BM25_DIR, HNSW_DIR, VECTORS_DIR, IndexArtifacts
+from littrace.littraceqa import Question
 from littrace.llm.client import CallRecord, LlmClient
-from littrace.llm.schemas import Plan
+from littrace.llm.replies import Plan
 from littrace.relate.expand import AbPaper, Signal, ab_fusion, build_signals, expand
 from littrace.retrieve.decompose import decompose, normalise
 from littrace.retrieve.hybrid import HybridResult, HybridSearcher, PrfResult
 from littrace.retrieve.plan import name_pattern, plan_question
-from littrace.retrieve.pool import SharedPool
 from littrace.retrieve.queryvectors import CachedQueryEncoder
 from littrace.retrieve.rerank import Reranker, load_reranker, rerank_chunks
+from littrace.retrieve.shared_pool import SharedPool
 from littrace.retrieve.verify import Lookup, verify
-from littrace.schema import Question
 
 NEIGHBOUR_CACHE = 4096
 """Seeds whose neighbour lists each expansion signal keeps (200 ids each by default)."""

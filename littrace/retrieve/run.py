@@ -56,7 +56,7 @@ from littrace.index.stage import (
     index_source,
     latest_artifact,
 )
-from littrace.schema import Question, read_jsonl
+from littrace.littraceqa import Question, read_jsonl
 
 if TYPE_CHECKING:
     from littrace.retrieve.retriever import RetrievalResources
@@ -324,7 +324,7 @@ def replay_relate(
     """Per question, the candidates ``settings``' Relate and selection make of a run's
     recorded Ranking A, verified papers and plan: the rounds are not run again, so a variant
     that changes only ``relate`` settings costs no retrieval."""
-    from littrace.llm.schemas import Plan
+    from littrace.llm.replies import Plan
     from littrace.retrieve.retriever import relate_and_select
 
     replayed: dict[str, list[str]] = {}

@@ -33,10 +33,10 @@ Backends:
 
 Example:
     >>> from littrace.config import VerifySettings
-    >>> from littrace.llm.schemas import Plan, TargetGroup
-    >>> from littrace.retrieve.pool import SharedPool
+    >>> from littrace.llm.replies import Plan, TargetGroup
+    >>> from littrace.retrieve.shared_pool import SharedPool
     >>> from littrace.retrieve.rerank import RerankedChunk
-    >>> from littrace.schema import Question
+    >>> from littrace.littraceqa import Question
     >>> pool = SharedPool()
     >>> pool.add([RerankedChunk("p1#0001", 0.02, 0.9, 1, 1, True)],
     ...          {"p1#0001": "S-RAG runs on one A100 GPU."}.get)
@@ -60,15 +60,15 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from littrace.config import VerifySettings
-from littrace.corpus.model import PaperRecord
+from littrace.corpus.document import PaperRecord
+from littrace.littraceqa import Question
 from littrace.llm import CallRecord, LlmClient, render
-from littrace.llm.schemas import Plan, Verification
+from littrace.llm.replies import Plan, Verification
 from littrace.read.heuristic import question_anchors
 from littrace.read.select import Description, paper_descriptions
 from littrace.read.text import sentences
 from littrace.retrieve.plan import answer_spec, key_phrases, name_pattern
-from littrace.retrieve.pool import PoolChunk, SharedPool
-from littrace.schema import Question
+from littrace.retrieve.shared_pool import PoolChunk, SharedPool
 
 __all__ = [
     "SCORE_MARGIN",
@@ -91,7 +91,7 @@ _MISSING_SEPARATOR = ";"
 
 
 class ChunkMeta(Protocol):
-    """What the listing shows of a chunk (``littrace.corpus.model.Chunk`` fits)."""
+    """What the listing shows of a chunk (``littrace.corpus.document.Chunk`` fits)."""
 
     @property
     def type(self) -> str: ...

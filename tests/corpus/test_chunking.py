@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from littrace.config import ChunkSettings
 from littrace.corpus.chunking import chunk_paper, sentences, venue_year_tag
-from littrace.corpus.model import (
+from littrace.corpus.document import (
     Block,
     BlockRole,
     Citation,

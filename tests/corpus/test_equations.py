@@ -9,14 +9,13 @@ of its number; ``test_objects.py`` runs the same forms end to end on such PDFs.
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 from littrace.corpus import equations as equations_module
+from littrace.corpus.document import BBox
 from littrace.corpus.equations import find_equations
-from littrace.corpus.model import BBox
 from littrace.corpus.pagescan import PageScan, ScanLine, math_chars
+from tests.corpus.examples import run_source_examples
 
 LEFT, RIGHT = 37.6, 288.7  # the column
 WORDS = "the reference current can be expressed with the law for the gain of each of the"
@@ -183,4 +182,5 @@ def test_a_list_marker_ending_a_prose_line_stays_prose() -> None:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(equations_module).failed == 0
+    result = run_source_examples(equations_module)
+    assert result.failed == 0 and result.attempted > 0

@@ -4,7 +4,6 @@ PDFs built here with PyMuPDF."""
 
 from __future__ import annotations
 
-import doctest
 import functools
 import re
 from pathlib import Path
@@ -13,8 +12,9 @@ import pymupdf
 import pytest
 
 from littrace.corpus import layout as layout_module
-from littrace.corpus.layout import extract_layout, join_lines
-from littrace.corpus.model import Layout, Section
+from littrace.corpus.document import Layout, Section
+from littrace.corpus.layout import extract_layout, hyphenation, join_lines
+from tests.corpus.examples import run_source_examples
 
 PDFS = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pdfs"
 ALL_PDFS = sorted(path.name for path in PDFS.glob("*.pdf"))
@@ -399,7 +399,10 @@ def test_soft_hyphen_line_ends_always_join() -> None:
 
 
 def test_module_examples_run() -> None:
-    assert doctest.testmod(layout_module).failed == 0
+    # The package's example, and join_lines' in the submodule that defines it.
+    for module in (layout_module, hyphenation):
+        result = run_source_examples(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
 
 
 def test_headings_opening_both_columns_of_page_one_stay_in_their_columns() -> None:

@@ -18,8 +18,8 @@ import pymupdf
 import pytest
 
 from littrace.corpus.captions import parse_caption
+from littrace.corpus.document import PaperObject
 from littrace.corpus.layout import extract_layout
-from littrace.corpus.model import PaperObject
 from littrace.corpus.objects import find_objects, object_regions
 from littrace.corpus.pagescan import DICT_FLAGS
 

@@ -6,6 +6,7 @@ import pymupdf
 import pytest
 
 from littrace.corpus import pagescan
+from littrace.corpus.pagescan import extract as page_extract
 
 
 def page_with_drawn_figure(lines: int) -> pymupdf.Page:
@@ -59,7 +60,7 @@ def test_drawing_in_nested_forms_counts_towards_the_vector_limit(
     # The page's own content is a few short lines; the rules live in the innermost form,
     # compressed: only their decompressed size passes the limit.
     assert len(page.read_contents()) < 200 and stored < 1000 < inflated
-    monkeypatch.setattr(pagescan, "MAX_VECTOR_CONTENT", 1000)
+    monkeypatch.setattr(page_extract, "MAX_VECTOR_CONTENT", 1000)
     without_vectors = pagescan.extract_dict(page)
     assert vector_blocks(without_vectors) == 0
     assert texts(without_vectors) == ["Figure 1: many rules"]
@@ -67,5 +68,5 @@ def test_drawing_in_nested_forms_counts_towards_the_vector_limit(
 
 def test_a_page_under_the_limit_keeps_its_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
     page = page_with_drawn_figure(5)
-    monkeypatch.setattr(pagescan, "MAX_VECTOR_CONTENT", drawing_bytes(page)[1])
+    monkeypatch.setattr(page_extract, "MAX_VECTOR_CONTENT", drawing_bytes(page)[1])
     assert vector_blocks(pagescan.extract_dict(page)) == 5

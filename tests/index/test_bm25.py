@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from littrace.corpus.model import Chunk
+from littrace.corpus.document import Chunk
 from littrace.index.bm25 import (
     DOC_IDS_FILE,
     MAX_QUERY_CHARS,

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from littrace.corpus.model import PaperRecord, Reference
+from littrace.corpus.document import PaperRecord, Reference
 from littrace.index.citations import (
     CouplingGraph,
     Neighbor,

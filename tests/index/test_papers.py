@@ -10,7 +10,7 @@ import pytest
 from numpy.typing import NDArray
 
 from littrace.config import EncoderSettings, IndexSettings
-from littrace.corpus.model import PaperRecord
+from littrace.corpus.document import PaperRecord
 from littrace.index.encoders import BUNDLED_MODEL, Encoder, EncoderNotFound
 from littrace.index.papers import (
     PaperVectors,

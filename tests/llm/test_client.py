@@ -28,7 +28,7 @@ from litellm.llms.custom_llm import CustomLLM
 from littrace.config import LlmSettings, load_settings
 from littrace.deadline import Deadline
 from littrace.llm import CallCache, LlmClient, LlmError
-from littrace.llm.schemas import Subqueries, Verification
+from littrace.llm.replies import Subqueries, Verification
 
 Reply = str | Exception | Callable[[], str]
 VALID = '{"subqueries": ["[ACL 2023] dense retrieval", "BM25 baseline"]}'

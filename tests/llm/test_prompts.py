@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel
 
 from littrace.llm.prompts import MISSING_FILLER, PromptError, Value, prompt_names, render
-from littrace.llm.schemas import (
+from littrace.llm.replies import (
     Detail,
     Localization,
     PaperJudgement,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from littrace.corpus.model import Block, Chunk, Citation, PaperObject, PaperRecord, Reference
-from littrace.read.model import PaperContext
+from littrace.corpus.document import Block, Chunk, Citation, PaperObject, PaperRecord, Reference
+from littrace.read.records import PaperContext
 
 TABLE_CELLS = (
     ("Method", "SciDocs-S", "TREC-X"),

@@ -24,10 +24,10 @@ from litellm.llms.custom_llm import CustomLLM
 from littrace.config import ChunkSettings, LlmSettings
 from littrace.corpus.chunking import chunk_paper
 from littrace.corpus.convert import convert_pdf
-from littrace.corpus.model import Chunk, PaperRecord
+from littrace.corpus.document import Chunk, PaperRecord
+from littrace.littraceqa import Question
 from littrace.llm import LlmClient
-from littrace.read.model import PaperContext, PaperReading
-from littrace.schema import Question
+from littrace.read.records import PaperContext, PaperReading
 
 Reply = str | Exception
 PROMPT_TOKENS, COMPLETION_TOKENS = 100, 20

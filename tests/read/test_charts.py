@@ -9,8 +9,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from littrace.corpus.model import Chunk, PaperObject, PaperRecord
-from littrace.llm.schemas import Plan
+from littrace.corpus.document import Chunk, PaperObject, PaperRecord
+from littrace.littraceqa import Question
+from littrace.llm.replies import Plan
 from littrace.read.charts import (
     Chart,
     Point,
@@ -20,9 +21,8 @@ from littrace.read.charts import (
     read_chart,
 )
 from littrace.read.charts import Series as ChartSeries
-from littrace.read.model import EvidenceItem, PaperContext, SynthesisInput
+from littrace.read.records import EvidenceItem, PaperContext, SynthesisInput
 from littrace.read.synthesize import synthesize
-from littrace.schema import Question
 from littrace.synth.generator import render_within_pages
 from littrace.synth.plan import FigureSpec, Series, plan_corpus
 

@@ -4,10 +4,10 @@ holds an option's number."""
 from __future__ import annotations
 
 from littrace.config import ReadSettings
-from littrace.llm.schemas import Plan
+from littrace.llm.replies import Plan
 from littrace.read.choice import aligned_choice
 from littrace.read.localize import localize
-from littrace.read.model import SynthesisInput
+from littrace.read.records import SynthesisInput
 from tests.read.helpers import context, with_hopper
 from tests.read.test_synthesize import ask, run
 from tests.read.test_units import SCIBERT
@@ -87,7 +87,7 @@ def test_the_entry_at_the_asked_position_chooses_among_author_options() -> None:
 def _prose_paper(*sentences_: str):  # type: ignore[no-untyped-def]
     from dataclasses import replace
 
-    from littrace.corpus.model import Chunk
+    from littrace.corpus.document import Chunk
 
     base = context()
     body = tuple(
@@ -245,7 +245,7 @@ def test_an_option_cut_into_claims_at_semicolons_markers_and_conjoined_values() 
 def _two_papers():  # type: ignore[no-untyped-def]
     from dataclasses import replace
 
-    from littrace.corpus.model import Chunk, PaperRecord
+    from littrace.corpus.document import Chunk, PaperRecord
 
     def paper(paper_id: str, title: str, venue: str, year: int, *prose: str):  # type: ignore[no-untyped-def]
         base = context(paper_id, title)
@@ -376,7 +376,7 @@ def test_options_naming_rows_are_told_apart_by_what_the_rest_of_their_row_prints
 def test_the_nth_of_a_group_of_cited_works_is_read_from_the_best_citing_sentence() -> None:
     from dataclasses import replace
 
-    from littrace.corpus.model import Citation, Reference
+    from littrace.corpus.document import Citation, Reference
 
     base = context()
     entries = (

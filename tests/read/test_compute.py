@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from littrace.llm.schemas import Plan
+from littrace.llm.replies import Plan
 from littrace.read.compute import asks_difference, difference
-from littrace.read.model import SynthesisInput
+from littrace.read.records import SynthesisInput
 from tests.read.helpers import context
 from tests.read.test_synthesize import ask, run
 from tests.read.test_units import SCIBERT
@@ -134,7 +134,7 @@ def test_the_two_operands_differ_in_what_the_question_names() -> None:
 def test_options_are_checked_as_differences_of_one_cell_of_each_paper() -> None:
     from dataclasses import replace
 
-    from littrace.corpus.model import PaperRecord
+    from littrace.corpus.document import PaperRecord
 
     scibert = context(cells=SCIBERT, method="SciBERT")
     scibert = replace(scibert, paper=PaperRecord("p1", "SciBERT", (), "", "EMNLP", 2019, True))

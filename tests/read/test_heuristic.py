@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from littrace.config import LocalReadSettings
-from littrace.llm.schemas import Plan, TargetGroup
+from littrace.littraceqa import Question
+from littrace.llm.replies import Plan, TargetGroup
 from littrace.read.heuristic import HeuristicReader, question_query
-from littrace.schema import Question
 from tests.read.helpers import context
 
 

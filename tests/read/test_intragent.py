@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from littrace.config import ReadSettings, TableViewSettings
-from littrace.llm.schemas import Plan
+from littrace.llm.replies import Plan
 from littrace.read.intragent import IntrAgentReader, paper_sections
 from littrace.read.passages import PaperView
 from tests.read.llm_script import (

@@ -7,7 +7,7 @@ from pathlib import Path
 from litellm.exceptions import Timeout
 
 from littrace.config import ReadSettings, Settings
-from littrace.llm.schemas import Plan
+from littrace.llm.replies import Plan
 from littrace.read.backends import paper_reader
 from littrace.read.heuristic import HeuristicReader, covered_groups
 from littrace.read.intragent import IntrAgentReader

@@ -6,10 +6,10 @@ from __future__ import annotations
 import threading
 
 from littrace.deadline import Deadline, current_deadline
-from littrace.llm.schemas import Plan
+from littrace.littraceqa import Question
+from littrace.llm.replies import Plan
 from littrace.read.local import read_papers
-from littrace.read.model import PaperContext, PaperReading
-from littrace.schema import Question
+from littrace.read.records import PaperContext, PaperReading
 from tests.read.helpers import context
 
 QUESTION = Question(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from littrace.config import ReadSettings
 from littrace.evaluate.official import evidence_key
-from littrace.llm.schemas import Plan
+from littrace.littraceqa import Question
+from littrace.llm.replies import Plan
 from littrace.read.localize import bare_label, localize, paper_candidates
-from littrace.schema import Question
 from tests.read.helpers import context, with_hopper
 
 PLAN = Plan(named_anchors=["SparseSieve"])
@@ -89,8 +89,8 @@ def test_a_cited_entry_comes_with_the_sentence_citing_it() -> None:
 def test_the_table_printing_the_options_is_where_they_were_read() -> None:
     from dataclasses import replace
 
-    from littrace.corpus.model import PaperObject
-    from littrace.schema import MultipleChoiceOption
+    from littrace.corpus.document import PaperObject
+    from littrace.littraceqa import MultipleChoiceOption
 
     paper = context()
     # A second table whose caption says more of the question's words, but none of its cells
@@ -147,8 +147,8 @@ def test_the_work_a_question_names_by_its_authors_is_the_citation_it_means() -> 
 def test_among_tables_printing_the_options_the_one_whose_headers_the_question_names() -> None:
     from dataclasses import replace
 
-    from littrace.corpus.model import PaperObject
-    from littrace.schema import MultipleChoiceOption
+    from littrace.corpus.document import PaperObject
+    from littrace.littraceqa import MultipleChoiceOption
 
     def table(number: str, caption: str, grid: tuple[tuple[str, ...], ...]) -> PaperObject:
         text = "\n".join("\t".join(row) for row in grid)
@@ -197,7 +197,7 @@ def test_among_tables_printing_the_options_the_one_whose_headers_the_question_na
 def test_what_the_abstract_says_of_the_paper_does_not_say_where_the_answer_is() -> None:
     from dataclasses import replace
 
-    from littrace.corpus.model import Chunk
+    from littrace.corpus.document import Chunk
 
     abstract = "We distil long reasoning by training on responses with the question removed."
     made = context()
@@ -251,7 +251,7 @@ def test_each_paper_of_a_two_paper_question_is_searched_with_its_own_part() -> N
 def test_a_paper_another_one_cites_is_not_searched_for_the_citation() -> None:
     from dataclasses import replace
 
-    from littrace.corpus.model import Reference
+    from littrace.corpus.document import Reference
     from littrace.read.localize import cited_works
 
     cited = context("p2", "Negative Sampling Revisited")
@@ -279,7 +279,7 @@ def test_a_paper_another_one_cites_is_not_searched_for_the_citation() -> None:
 def test_a_question_placing_its_evidence_in_the_appendix_points_there() -> None:
     from dataclasses import replace
 
-    from littrace.corpus.model import Chunk
+    from littrace.corpus.document import Chunk
     from littrace.read.localize import appendix_page
 
     made = context()

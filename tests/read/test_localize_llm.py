@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from littrace.config import ReadSettings, Settings
-from littrace.corpus.model import Chunk, Citation, PaperObject, PaperRecord, Reference
-from littrace.llm.schemas import Plan
+from littrace.corpus.document import Chunk, Citation, PaperObject, PaperRecord, Reference
+from littrace.llm.replies import Plan
 from littrace.read.backends import evidence_localizer
 from littrace.read.localize_llm import localize_llm
-from littrace.read.model import EvidenceItem, PaperContext
+from littrace.read.records import EvidenceItem, PaperContext
 from tests.read.llm_script import (
     RoutedProvider,
     make_client,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from littrace.config import TableViewSettings
-from littrace.corpus.model import Chunk
+from littrace.corpus.document import Chunk
 from littrace.read.passages import PaperView, passage
 from tests.read.helpers import context
 from tests.read.llm_script import question, scibert

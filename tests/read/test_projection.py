@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from littrace.littraceqa import TableColumn
 from littrace.read.abbreviations import Glossary
 from littrace.read.projection import printed_label, project
-from littrace.schema import TableColumn
 
 # emnlp2025 MONAQ Table 1 (page 6), as extracted: a three-row header, a section row spread
 # over value cells, and the application domain printed after the numbers.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from littrace.corpus.model import Citation, Reference
+from littrace.corpus.document import Citation, Reference
 from littrace.read.references import (
     authored_entries,
     citation_ids,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from littrace.config import SelectSettings
-from littrace.llm.schemas import Plan, TargetGroup
-from littrace.read.model import PaperReading
+from littrace.llm.replies import Plan, TargetGroup
+from littrace.read.records import PaperReading
 from littrace.read.select import select_papers
 
 
@@ -64,8 +64,8 @@ def test_the_cap_and_the_fallback_to_the_top_candidate() -> None:
 
 
 def test_papers_citing_a_named_subject_join_it() -> None:
-    from littrace.corpus.model import Reference
-    from littrace.schema import Question
+    from littrace.corpus.document import Reference
+    from littrace.littraceqa import Question
     from tests.read.helpers import context
 
     subject = context("ps", "FuseSieve")
@@ -116,8 +116,8 @@ def _with_record(paper_id: str, title: str, venue: str, year: int):  # type: ign
 
 
 def test_each_paper_the_question_describes_by_venue_and_year_is_selected() -> None:
+    from littrace.littraceqa import Question
     from littrace.read.select import Description, paper_descriptions
-    from littrace.schema import Question
 
     venues = ["ACL", "NAACL", "Immunology", "Findings of EMNLP", "EMNLP"]
     text = "The ACL 2020 paper builds a corpus with a tool from the NAACL 2018 paper it cites."
@@ -154,7 +154,7 @@ def test_each_paper_the_question_describes_by_venue_and_year_is_selected() -> No
 
 
 def test_another_record_of_a_selected_work_joins_it() -> None:
-    from littrace.schema import Question
+    from littrace.littraceqa import Question
 
     papers = [
         _with_record("proc", "SciBERT: A Pretrained Language Model", "EMNLP", 2019),
@@ -179,8 +179,8 @@ def test_another_record_of_a_selected_work_joins_it() -> None:
 def test_the_work_at_the_asked_reference_position_joins_the_citing_paper() -> None:
     from dataclasses import replace
 
-    from littrace.corpus.model import Reference
-    from littrace.schema import Question
+    from littrace.corpus.document import Reference
+    from littrace.littraceqa import Question
 
     citing = _with_record("cite", "CiteTool: a reader", "arXiv", 2023)
     entry = Reference(
@@ -203,9 +203,9 @@ def test_the_work_at_the_asked_reference_position_joins_the_citing_paper() -> No
 def test_a_described_paper_is_the_one_the_words_around_it_name_then_the_one_cited() -> None:
     from dataclasses import replace
 
-    from littrace.corpus.model import Reference
+    from littrace.corpus.document import Reference
+    from littrace.littraceqa import Question
     from littrace.read.select import paper_descriptions
-    from littrace.schema import Question
 
     entry = Reference(
         "emb", "Lo et al., 2020", "Lo, K. 2020. OpenCorpus: papers. In ACL.", 9, "Lo", "OpenCorpus"

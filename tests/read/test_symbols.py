@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from littrace.corpus.model import Chunk
-from littrace.llm.schemas import Plan
-from littrace.read.model import PaperContext, SynthesisInput
+from littrace.corpus.document import Chunk
+from littrace.llm.replies import Plan
+from littrace.read.records import PaperContext, SynthesisInput
 from littrace.read.symbols import asked_symbols, clause_support, symbol_choice
 from tests.read.helpers import context
 from tests.read.test_synthesize import ask, run

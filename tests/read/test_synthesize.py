@@ -10,13 +10,13 @@ from dataclasses import replace
 import pytest
 
 from littrace.config import EncoderSettings, ReadSettings
-from littrace.corpus.model import Chunk
+from littrace.corpus.document import Chunk
 from littrace.index.encoders import Encoder, load_encoder
-from littrace.llm.schemas import Plan
+from littrace.littraceqa import Question
+from littrace.llm.replies import Plan
 from littrace.read.localize import localize
-from littrace.read.model import PaperContext, SynthesisInput
+from littrace.read.records import PaperContext, SynthesisInput
 from littrace.read.synthesize import synthesize
-from littrace.schema import Question
 from tests.read.helpers import context
 
 
@@ -192,7 +192,7 @@ def test_a_quantity_asked_for_is_the_number_the_best_sentence_prints() -> None:
 
 
 def test_options_equally_absent_are_told_apart_by_the_numbers_the_evidence_prints() -> None:
-    from littrace.read.model import SynthesisInput as Input
+    from littrace.read.records import SynthesisInput as Input
     from littrace.read.synthesize import synthesize as answer
 
     paper = context()

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from littrace.config import ReadSettings, Settings
-from littrace.llm.schemas import Plan
+from littrace.littraceqa import MultipleChoiceOption, TableColumn
+from littrace.llm.replies import Plan
 from littrace.read.backends import synthesizer
-from littrace.read.model import PaperReading, Synthesis, SynthesisInput
+from littrace.read.records import PaperReading, Synthesis, SynthesisInput
 from littrace.read.synthesize_llm import CalculationError, calculate, synthesize_llm
-from littrace.schema import MultipleChoiceOption, TableColumn
 from tests.read.llm_script import (
     RoutedProvider,
     context,

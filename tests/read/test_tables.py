@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from littrace.llm.schemas import Plan
-from littrace.read.model import SynthesisInput
+from littrace.littraceqa import Question, TableColumn
+from littrace.llm.replies import Plan
+from littrace.read.records import SynthesisInput
 from littrace.read.tables import assemble_rows, lookup_cell, subject_name, table_rows, typed_value
 from littrace.read.text import asking_clause
-from littrace.schema import Question, TableColumn
 from tests.read.helpers import TABLE_CELLS, context
 
 SCHEMA = [

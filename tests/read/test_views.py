@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from littrace.corpus.model import PaperRecord
+from littrace.corpus.document import PaperRecord
 from littrace.read.views import Part, paper_views, question_parts
 
 

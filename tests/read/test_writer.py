@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from littrace.evaluate.validate import validate_submission
+from littrace.littraceqa import Question
 from littrace.read.writer import checked_record, fallback_record, record_errors, write_submission
-from littrace.schema import Question
 
 QUESTION = Question.model_validate(
     {

@@ -12,10 +12,10 @@ import littrace  # noqa: F401  (first: its bootstrap keeps litellm from fetching
 # isort: on
 
 from littrace.config import DecomposeSettings
-from littrace.llm.schemas import Plan, TargetGroup
+from littrace.littraceqa import Question
+from littrace.llm.replies import Plan, TargetGroup
 from littrace.retrieve.decompose import decompose, mentioned_targets, normalise
 from littrace.retrieve.plan import heuristic_plan
-from littrace.schema import Question
 from tests.retrieve.conftest import Scripted, scripted_client
 
 ICCV = (  # LitTraceQA test ltqa_033b9d024c4f0dee

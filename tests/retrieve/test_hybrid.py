@@ -15,7 +15,7 @@ import pytest
 from numpy.typing import NDArray
 
 from littrace.config import EncoderSettings, Settings, load_settings
-from littrace.corpus.model import Chunk
+from littrace.corpus.document import Chunk
 from littrace.index.bm25 import Bm25Searcher, Hit, build_chunk_index, build_paper_index
 from littrace.index.dense import build_hnsw, chunk_group
 from littrace.index.encoders import load_encoder

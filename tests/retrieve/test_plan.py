@@ -12,7 +12,8 @@ import littrace  # noqa: F401  (first: its bootstrap keeps litellm from fetching
 import pytest
 
 from littrace.config import PlannerSettings
-from littrace.llm.schemas import Plan
+from littrace.littraceqa import MultipleChoiceOption, Question, TableColumn
+from littrace.llm.replies import Plan
 from littrace.retrieve.plan import (
     PlanError,
     answer_spec,
@@ -20,7 +21,6 @@ from littrace.retrieve.plan import (
     name_pattern,
     plan_question,
 )
-from littrace.schema import MultipleChoiceOption, Question, TableColumn
 from tests.retrieve.conftest import Scripted, scripted_client
 
 # Real LitTraceQA questions (test.jsonl ltqa_033b9d024c4f0dee, ltqa_3ad5f1a526f9f732 and

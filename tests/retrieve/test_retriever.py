@@ -11,8 +11,9 @@ from typing import Any, cast
 import pytest
 
 from littrace.config import Settings
+from littrace.littraceqa import Question, read_jsonl
 from littrace.llm.client import LlmClient
-from littrace.llm.schemas import Plan, TargetGroup
+from littrace.llm.replies import Plan, TargetGroup
 from littrace.relate.expand import build_signals
 from littrace.retrieve.hybrid import HybridSearcher
 from littrace.retrieve.plan import name_pattern
@@ -25,7 +26,6 @@ from littrace.retrieve.retriever import (
     select_candidates,
 )
 from littrace.retrieve.run import apply_overrides
-from littrace.schema import Question, read_jsonl
 from tests.retrieve.conftest import CountingEncoder, Indexed, Scripted
 
 

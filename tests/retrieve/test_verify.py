@@ -11,10 +11,11 @@ import littrace  # noqa: F401  (first: its bootstrap keeps litellm from fetching
 # isort: on
 
 from littrace.config import VerifySettings
-from littrace.corpus.model import Chunk, PaperRecord
-from littrace.llm.schemas import Plan, TargetGroup, Verification
-from littrace.retrieve.pool import SharedPool
+from littrace.corpus.document import Chunk, PaperRecord
+from littrace.littraceqa import Question
+from littrace.llm.replies import Plan, TargetGroup, Verification
 from littrace.retrieve.rerank import RerankedChunk
+from littrace.retrieve.shared_pool import SharedPool
 from littrace.retrieve.verify import (
     Lookup,
     heuristic_verification,
@@ -24,7 +25,6 @@ from littrace.retrieve.verify import (
     render_listing,
     verify,
 )
-from littrace.schema import Question
 from tests.retrieve.conftest import Scripted, scripted_client
 
 

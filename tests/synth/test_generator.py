@@ -14,7 +14,7 @@ import pytest
 
 from littrace.evaluate.official import evaluate_records
 from littrace.evaluate.validate import validate_submission
-from littrace.schema import GoldRecord, PoolPaper, Question, schema_errors
+from littrace.littraceqa import GoldRecord, PoolPaper, Question, schema_errors
 from littrace.synth import SynthCorpus, generate_corpus
 from littrace.synth.questions import SCHEDULE
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from prefect.logging import disable_run_logger
 
-import littrace.answer as answer_module
+import littrace.answer.resources as resources_module
 from littrace.answer import AnswerResources, read_questions
 from littrace.artifacts import SUBMISSION_FILE, Catalog, load_artifact
 from littrace.config import Settings, load_settings
@@ -101,7 +101,7 @@ def answered(built: Built) -> Answered:
         return real_open(settings, corpus, indexes)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(answer_module, "_opened", {})
+        patch.setattr(resources_module, "_opened", {})
         patch.setattr(AnswerResources, "open", counting_open)
         with disable_run_logger():
             records = [
@@ -133,7 +133,7 @@ def test_questions_share_the_resources_their_process_opened(
 
 
 def test_a_missing_artifact_is_named(built: Built, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(answer_module, "_opened", {})
+    monkeypatch.setattr(resources_module, "_opened", {})
     gone = replace(built.keys, corpus="0" * 64)
     with pytest.raises(LookupError, match="no corpus artifact 0000000000000000"):
         open_resources(gone, built.settings)

@@ -8,6 +8,7 @@ import pytest
 from prefect.states import Failed
 
 from littrace.config import load_settings
+from littrace.corpus.document import Failure
 from littrace.corpus.ingest import (
     assemble_corpus,
     convert_job,
@@ -15,7 +16,6 @@ from littrace.corpus.ingest import (
     plan_ingest,
     timeout_failure,
 )
-from littrace.corpus.model import Failure
 from littrace.synth import SynthCorpus, generate_corpus
 from tasks.common import ArtifactMismatchError
 from tasks.corpus import (

@@ -1,0 +1,241 @@
+"""Values a chart prints at its bars' ends, each with the names the chart gives its bar,
+and the one a question names."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+
+from littrace.corpus.document import BBox
+from littrace.littraceqa import Question
+from littrace.numbers import parse_value, same_number
+from littrace.read.charts.answer import located_figures
+from littrace.read.charts.page import (
+    Color,
+    Word,
+    as_color,
+    inside,
+    joined_phrases,
+    legend_entries,
+    read_figure,
+    slanted,
+    swatch,
+)
+from littrace.read.records import Fact, SynthesisInput
+from littrace.read.text import terms
+from littrace.read.units import question_terms
+
+# Farthest a printed value sits from its bar's end, in text heights.
+_PRINTED_GAP = 1.0
+# Farthest an x label's anchor sits from its bar's centre (points).
+_LABEL_REACH = 25.0
+
+
+@dataclass(frozen=True)
+class PrintedValue:
+    """A number printed at a bar's end, as printed, and the names the chart gives the bar:
+    its x label, its series (the legend entry of its colour) and the panel title over it."""
+
+    text: str
+    value: float
+    names: tuple[str, ...]
+
+
+def _key(word: Word) -> tuple[int, int, str]:
+    return round(word.x0), round(word.y0), word.text
+
+
+def _has_letter(text: str) -> bool:
+    return any(ch.isalpha() for ch in text)
+
+
+def _shapes(drawings: list[dict[str, Any]], box: BBox) -> list[tuple[Color, BBox]]:
+    """Filled rectangles in ``box``, drawn as rectangles or as closed axis-aligned outlines,
+    in any colour but white (a light grey bar beside a coloured one is a series), and
+    narrower than a quarter of the box (wider ones are panels and backgrounds)."""
+    found: list[tuple[Color, BBox]] = []
+    for path in drawings:
+        fill = as_color(path.get("fill"))
+        if fill is None or min(fill) >= 0.99:
+            continue
+        items = path["items"]
+        boxes = [(i[1].x0, i[1].y0, i[1].x1, i[1].y1) for i in items if i[0] == "re"]
+        if not boxes and 3 <= len(items) <= 5 and all(i[0] == "l" for i in items):
+            points = [(i[1].x, i[1].y) for i in items] + [(items[-1][2].x, items[-1][2].y)]
+            if all(abs(a[0] - b[0]) < 0.1 or abs(a[1] - b[1]) < 0.1 for a, b in pairwise(points)):
+                xs, ys = [x for x, _ in points], [y for _, y in points]
+                boxes = [(min(xs), min(ys), max(xs), max(ys))]
+        for r in boxes:
+            narrow = r[2] - r[0] <= 0.25 * (box[2] - box[0])
+            if narrow and inside(r[0], r[1], box) and inside(r[2], r[3], box):
+                found.append((fill, r))
+    return found
+
+
+def _tick_labels(words: list[Word], bars: Sequence[BBox]) -> set[tuple[int, int, str]]:
+    """An axis's tick labels: numbers right-aligned one above another, three or more, beside
+    the bars rather than under or over one (a histogram's x labels and the values printed
+    over its bars may line up too)."""
+    numeric = [
+        w
+        for w in words
+        if parse_value(w.text) is not None and not any(b[0] < w.x1 and w.x0 < b[2] for b in bars)
+    ]
+    return {
+        _key(w)
+        for w in numeric
+        if len({round(o.cy) for o in numeric if abs(o.x1 - w.x1) <= 1.5}) >= 3
+    }
+
+
+@cache
+def printed_values(pdf_path: str, page: int, bbox: BBox) -> tuple[PrintedValue, ...]:
+    """The values printed at the ends of the bars drawn in ``bbox`` of 1-based ``page``, each
+    with the names the chart gives its bar; empty when the figure prints none. Cached: a
+    question's value and its options are both read off the same figure.
+
+    A bar is a column of filled rectangles (stacked pieces share it); it hangs from the axis
+    when its top edge is the one other bars share. Its value is the nearest number at its far
+    end, centred on it; each number names one bar.
+    """
+    figure = read_figure(pdf_path, page, bbox)
+    if figure is None:
+        return ()
+    around = figure.around
+    shapes = _shapes(figure.drawings, figure.wide)
+
+    def labelled(r: BBox) -> bool:
+        cy = (r[1] + r[3]) / 2
+        return swatch(r) and any(
+            abs(w.cy - cy) <= 3 and 0 <= w.x0 - r[2] <= 8 and _has_letter(w.text) for w in around
+        )
+
+    swatches = [(c, r) for c, r in shapes if labelled(r)]
+    named = [w for w in around if _has_letter(w.text)]
+    legend = legend_entries(named, swatches)
+    # The entries' words, not the numbers printed over bars that reach the legend's row.
+    legend_words = {
+        _key(w)
+        for w in named
+        for _, r in swatches
+        if abs(w.cy - (r[1] + r[3]) / 2) <= 3 and w.x0 >= r[2]
+    }
+    bars = [(c, r) for c, r in shapes if (c, r) not in swatches and inside(r[0], r[1], figure.box)]
+    skip = legend_words | _tick_labels(around, [r for _, r in bars])
+    words = [w for w in figure.words if _key(w) not in skip]
+    stacks: dict[tuple[int, int], list[tuple[Color, BBox]]] = defaultdict(list)
+    for color, r in bars:
+        if r[2] - r[0] >= 1.5:
+            stacks[(round(r[0]), round(r[2]))].append((color, r))
+    spans = [(min(r[1] for _, r in m), max(r[3] for _, r in m)) for m in stacks.values()]
+    if len(spans) < 2 or not words:
+        return ()
+
+    def shared(y: float) -> int:
+        return sum(1 for top, bottom in spans if abs(top - y) <= 1 or abs(bottom - y) <= 1)
+
+    height = float(np.median([w.y1 - w.y0 for w in words]))
+    claims: list[tuple[float, Word, float, Color, BBox]] = []
+    for members in stacks.values():
+        top, bottom = min(r[1] for _, r in members), max(r[3] for _, r in members)
+        hangs = shared(top) > shared(bottom)
+        end = max(members, key=lambda m: m[1][3]) if hangs else min(members, key=lambda m: m[1][1])
+        column = (min(r[0] for _, r in members), top, max(r[2] for _, r in members), bottom)
+        centre = (column[0] + column[2]) / 2
+        for word in words:
+            value = parse_value(word.text)
+            reach = max(column[2] - column[0], word.x1 - word.x0) / 2 + 1
+            if value is None or abs(word.cx - centre) > reach:
+                continue
+            gap = word.y0 - bottom if hangs else top - word.y1
+            if -0.5 * height <= gap <= _PRINTED_GAP * height:
+                claims.append((abs(gap) + abs(word.cx - centre), word, value, end[0], column))
+    taken_words: set[tuple[int, int, str]] = set()
+    taken_columns: set[BBox] = set()
+    found: list[tuple[Word, float, Color, BBox]] = []
+    for _, word, value, color, column in sorted(claims, key=lambda c: c[0]):
+        if _key(word) in taken_words or column in taken_columns:
+            continue
+        taken_words.add(_key(word))
+        taken_columns.add(column)
+        found.append((word, value, color, column))
+    if not found:
+        return ()
+    lowest = max(max(column[3], word.y1) for word, _, _, column in found)
+    highest = min(min(column[1], word.y0) for word, _, _, column in found)
+    under = [w for w in words if w.y0 >= lowest - 1]
+    upright = joined_phrases((w for w in under if w.y1 - w.y0 <= 1.6 * height), numbers_apart=True)
+    first_row = min((w.y0 for w in upright), default=0.0)
+    # A slanted label ends at its bar; an upright one is centred under it.
+    anchors = [(w.x1, w.text) for w in slanted(under, height)] + [
+        (w.cx, w.text) for w in upright if w.y0 - first_row < 3
+    ]
+    titles = [
+        t for t in joined_phrases(w for w in words if w.y1 <= highest + 1) if _has_letter(t.text)
+    ]
+    readings: list[PrintedValue] = []
+    for word, value, color, column in found:
+        centre = (column[0] + column[2]) / 2
+        names: list[str] = []
+        nearest = min(anchors, key=lambda a: abs(a[0] - centre), default=None)
+        if nearest is not None and abs(nearest[0] - centre) <= _LABEL_REACH:
+            names.append(nearest[1])
+        if color in legend:
+            names.append(legend[color])
+        over = [t for t in titles if t.y1 <= column[1]]
+        if over:
+            names.append(min(over, key=lambda t: abs(t.cx - centre)).text)
+        readings.append(PrintedValue(word.text, value, tuple(names)))
+    return tuple(readings)
+
+
+def _name_support(names: Sequence[str], asked: frozenset[str] | set[str]) -> float:
+    """How much of a bar's names the question says: per name, the share of its terms."""
+    support = 0.0
+    for name in names:
+        own = terms(name)
+        if own:
+            support += sum(term in asked for term in own) / len(own)
+    return support
+
+
+def printed_reading(
+    question: Question, data: SynthesisInput, among: Sequence[str] | None = None
+) -> tuple[PrintedValue, Fact, str] | None:
+    """The value printed on the located figure's chart whose bar the question names best
+    (only values equal to one of ``among``, when given), with it as a fact and how it was
+    read; None when no printed value is named, or two are named as well."""
+    asked = question_terms(question.question)
+    for context, obj in located_figures(question, data):
+        pdf_path = context.paper.pdf_path
+        readings = printed_values(pdf_path, obj.page, obj.bbox) if pdf_path else []
+        if among is not None:
+            readings = [r for r in readings if any(same_number(r.value, text) for text in among)]
+        scored = sorted(
+            ((_name_support(r.names, asked), r) for r in readings),
+            key=lambda pair: pair[0],
+            reverse=True,
+        )
+        if not scored or scored[0][0] <= 0:
+            continue
+        tied = len(scored) > 1 and scored[1][0] >= scored[0][0] - 1e-9
+        if tied and scored[1][1].value != scored[0][1].value:
+            continue
+        reading = scored[0][1]
+        chunk_id = next((c.chunk_id for c in context.chunks if c.object_id == obj.object_id), "")
+        where = ", ".join(reading.names)
+        fact = Fact(
+            context.paper_id,
+            chunk_id,
+            f"{obj.scorer_id}: {where} = {reading.text}",
+            reading.value,
+            entity=reading.names[0] if reading.names else "",
+        )
+        return reading, fact, f"value printed on {obj.scorer_id} at {where}"
+    return None

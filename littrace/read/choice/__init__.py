@@ -1,0 +1,55 @@
+"""Multiple choice by alignment with table cells (issue: reading that generalizes).
+
+LitTraceQA's distractors are usually other cells of the table the answer comes from, so an
+option's number appearing in the located table proves nothing. Instead:
+
+* **value options** (each option prints one or more numbers): an option's support is, for
+  each of its numbers, the best alignment (:func:`littrace.read.units.align`) of a cell that
+  prints that number, averaged over its numbers; the cell must say what the question asks
+  (its row and column paths), not merely hold the value;
+* **extreme questions** ("which method is best on X"): each option names a row; the column is
+  the one whose header path the question names best; the option whose row holds the extreme
+  value wins, lower-is-better read from the question, caption and header
+  (:mod:`~littrace.read.choice.cells`);
+* **bibliography questions** (:mod:`littrace.read.references`,
+  :mod:`~littrace.read.choice.references`): the option printed in the entry at the asked
+  position, or in the entries cited by the sentences that best match the question ("which
+  work is cited for X"); when the options are reference numbers, the number a selected paper
+  gives the work the question names by its authors ("Head et al.");
+* **sentence windows** (:mod:`~littrace.read.choice.sentences`): an option printed in a
+  sentence of a selected paper is supported by how much of the question that sentence names
+  (the sentences on either side at half weight), each question term weighted by its rarity
+  among the papers' sentences (IDF), so that words describing the paper as a whole decide
+  nothing; only its best window counts, so an option printed everywhere gains nothing from
+  being printed often; an option making several claims is supported claim by claim
+  (:mod:`~littrace.read.choice.claims`).
+
+Only a clear winner is returned (support above zero and ahead of the runner-up), with its
+grounds for the trace; otherwise the caller falls back to other evidence.
+
+Example:
+    >>> choice = aligned_choice(question, data)  # doctest: +SKIP
+    >>> choice.label, choice.how  # doctest: +SKIP
+    ('C', "Table 1 row ('Bio', 'NER', 'JNLPBA') column ('SCIBERT', 'Frozen') = 75.77")
+"""
+
+from littrace.read.choice.cells import aligned_choice, described_row_choice, table_contenders
+from littrace.read.choice.claims import claim_support, option_claims
+from littrace.read.choice.references import reference_choice, reference_number_choice
+from littrace.read.choice.sentences import printed_support, sentence_choice
+from littrace.read.choice.units import Choice, TableUnits, table_units
+
+__all__ = [
+    "Choice",
+    "TableUnits",
+    "aligned_choice",
+    "claim_support",
+    "described_row_choice",
+    "option_claims",
+    "printed_support",
+    "reference_choice",
+    "reference_number_choice",
+    "sentence_choice",
+    "table_contenders",
+    "table_units",
+]

@@ -1,0 +1,286 @@
+"""Choices by table cells: the option whose numbers sit in the cells that say what the
+question asks, the extreme of the line it names, or the row that prints what it says."""
+
+from __future__ import annotations
+
+from littrace.littraceqa import Question
+from littrace.numbers import numbers, same_number
+from littrace.read.choice.references import reference_choice, reference_number_choice
+from littrace.read.choice.sentences import rarity
+from littrace.read.choice.units import (
+    Choice,
+    TableUnits,
+    contenders,
+    printed_numbers,
+    table_units,
+    winner,
+    without_numbers,
+)
+from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
+from littrace.read.records import SynthesisInput
+from littrace.read.tables import subject_name
+from littrace.read.text import asking_sentence, terms
+from littrace.read.units import (
+    Alignment,
+    TableCell,
+    align,
+    asked_terms,
+    label_share,
+    own_named,
+    path_score,
+    printed_as,
+    question_terms,
+    row_score,
+    subject_terms,
+)
+
+# The least support an option is chosen on by its cells' alignment: a cell the question
+# names a tenth of is no reading of it, just a table printing the number.
+_FLOOR = 0.1
+# An option names a row when it names at least this share of the row's innermost label.
+_ROW_NAMED = 0.5
+
+
+def _grounds(table: TableUnits, cell: TableCell) -> str:
+    return f"{table.obj.scorer_id} row {cell.row_path} column {cell.column_path} = {cell.text}"
+
+
+def value_support(
+    question: Question, tables: list[TableUnits]
+) -> tuple[dict[str, float], dict[str, list[tuple[Alignment, TableUnits]]]] | None:
+    """Each option's support from the cells that print its numbers (see the module doc),
+    and those cells; None unless every option prints a number."""
+    options = question.multiple_choice_options or []
+    printed = {o.label: [n.text for n in numbers(o.text)] for o in options}
+    if not options or not all(printed.values()):
+        return None
+    wanted = asked_terms(question.question)
+    asking = asking_sentence(question.question)
+    focus = asked_terms(asking)
+    # Per table: the paper's subject, and the question's terms naming it where it points at it.
+    terms_by_table = []
+    for table in tables:
+        subject = subject_terms(subject_name(table.context), question.question)
+        named = own_named(wanted, subject, question.question)
+        terms_by_table.append((table, subject, named, own_named(focus, subject, asking)))
+    support: dict[str, float] = {}
+    best_cells: dict[str, list[tuple[Alignment, TableUnits]]] = {}
+    for option in options:
+        found = []
+        for number in printed[option.label]:
+            best: tuple[float, Alignment, TableUnits] | None = None
+            for table, subject, named, named_focus in terms_by_table:
+                for cell in table.cells:
+                    if cell.value is None or not same_number(cell.value, number):
+                        continue
+                    alignment = align(named, cell, subject, named_focus, table.glossary)
+                    score = alignment.score * table.weight
+                    if best is None or score > best[0]:
+                        best = (score, alignment, table)
+            if best is not None:
+                found.append((best[1], best[2]))
+            support[option.label] = support.get(option.label, 0.0) + (best[0] if best else 0.0)
+        support[option.label] = round(support[option.label] / len(printed[option.label]), 4)
+        best_cells[option.label] = found
+    return support, best_cells
+
+
+def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
+    """The option whose numbers sit in the cells that best say what the question asks."""
+    found = value_support(question, tables)
+    if found is None:
+        return None
+    support, best_cells = found
+    label = winner(support)
+    if label is None or support[label] < _FLOOR:
+        return None
+    grounds = best_cells[label]
+    return Choice(
+        label,
+        support,
+        "; ".join(_grounds(table, a.cell) for a, table in grounds),
+        [table.fact(a.cell) for a, table in grounds],
+    )
+
+
+def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
+    """For "which ... is best/lowest ...": the option whose row holds the extreme value of the
+    column the question names best, or, for options naming columns (methods printed across,
+    "MLP | LSTM | CNN"), whose column holds the extreme of the row it names best."""
+    text = question.question
+    wants_max, wants_min = bool(MAX_WORDS.search(text)), bool(MIN_WORDS.search(text))
+    options = question.multiple_choice_options or []
+    if not options or wants_max == wants_min:
+        return None
+    # An option may print its value beside the row it names: "SciBERT fine-tune on co-read
+    # (77.1)". Options that are only numbers name no row, and so pick none.
+    named = {o.label: question_terms(without_numbers(o.text)) for o in options}
+    printed = {o.label: o.text.strip() for o in options}
+    told = frozenset().union(*named.values())
+    wanted = asked_terms(text) - told
+    focus = asked_terms(asking_sentence(text)) - told
+    best: tuple[float, Choice] | None = None
+    for table in tables:
+        # An option pointing at the paper's own method ("the paper's own models") names it.
+        subject = subject_name(table.context)
+        naming = {
+            o.label: own_named(named[o.label], subject_terms(subject, o.text), o.text)
+            for o in options
+        }
+        for across in (False, True):
+            found = _extreme_line(table, wanted, focus, naming, printed, across)
+            if found is None:
+                continue
+            line_score, line, values = found
+            lower = lower_is_better(text, table.obj.caption, " ".join(line))
+            if wants_min and not lower:
+                lower = True
+            elif wants_min and lower and "worst" in text.lower():
+                lower = False
+            pick = min if lower else max
+            label = pick(values, key=lambda lab: values[lab].value or 0.0)
+            confidence = line_score * table.weight * len(values) / len(options)
+            choice = Choice(
+                label,
+                {lab: float(c.value or 0.0) for lab, c in values.items()},
+                f"{'min' if lower else 'max'} of {'row' if across else 'column'} {line} in "
+                f"{table.obj.scorer_id}: " + _grounds(table, values[label]),
+                [table.fact(c) for c in values.values()],
+            )
+            if best is None or confidence > best[0]:
+                best = (confidence, choice)
+    return best[1] if best else None
+
+
+def _extreme_line(
+    table: TableUnits,
+    wanted: frozenset[str],
+    focus: frozenset[str],
+    named: dict[str, frozenset[str]],
+    options: dict[str, str],
+    across: bool,
+) -> tuple[float, tuple[str, ...], dict[str, TableCell]] | None:
+    """The column (``across``: the row) the question names best (what only the sentences
+    before the asking one name counts half), its score and path, and by option the cell of
+    it in the row (column) the option names; None unless two options name one."""
+    score_path = row_score if across else path_score
+    lines: dict[int | tuple[str, ...], tuple[float, tuple[str, ...]]] = {}
+    for cell in table.cells:
+        key: int | tuple[str, ...] = cell.row if across else cell.column_path
+        if key not in lines:
+            path = cell.row_path if across else cell.column_path
+            score = score_path(path, wanted, glossary=table.glossary) + score_path(
+                path, focus, glossary=table.glossary
+            )
+            lines[key] = (score / 2, path)
+    if not lines:
+        return None
+    asked, (score, path) = max(lines.items(), key=lambda item: item[1][0])
+    if score <= 0:
+        return None
+    values: dict[str, TableCell] = {}
+    for label, option_terms in named.items():
+        shares = [
+            (label_share(name[-1], option_terms), printed_as(name[-1], options[label]), cell)
+            for cell in table.cells
+            if (cell.row if across else cell.column_path) == asked
+            and cell.value is not None
+            and (name := cell.column_path if across else cell.row_path)
+        ]
+        # Labels alike in their words are told apart by the option printing one exactly.
+        shares = [item for item in shares if item[0] >= _ROW_NAMED]
+        if shares:
+            values[label] = max(shares, key=lambda item: item[:2])[2]
+    return (score, path, values) if len(values) >= 2 else None
+
+
+def table_contenders(question: Question, data: SynthesisInput) -> list[str]:
+    """The option labels the selected papers' table cells leave in contention: those whose
+    cells align nearly as well as the best one's (every label when no cell prints them,
+    or when the one left is named too little to be chosen)."""
+    every = [o.label for o in question.multiple_choice_options or []]
+    found = value_support(question, table_units(question, data))
+    if found is None:
+        return every
+    left = contenders(found[0])
+    # One contender is a choice, and needs the support a choice needs.
+    return every if len(left) == 1 and found[0][left[0]] < _FLOOR else left
+
+
+def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """The option chosen by aligning the question with the selected papers' bibliography
+    entries or table cells."""
+    found = reference_choice(question, data) or reference_number_choice(question, data)
+    if found is not None:
+        return found
+    tables = table_units(question, data)
+    if not tables:
+        return None
+    return (
+        extreme_choice(question, tables)
+        or value_choice(question, tables)
+        or described_row_choice(question, tables)
+    )
+
+
+def described_row_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
+    """For options naming rows of a table ("Memorization | Privacy Protection | ..."), the
+    option whose row prints what the question says of it ("scored with a non-matching
+    rate"): the question's terms each weighted by their rarity among the table's rows (IDF),
+    so that what every row prints decides nothing."""
+    options = question.multiple_choice_options or []
+    if not options or any(printed_numbers(o.text) for o in options):
+        return None
+    named = {o.label: question_terms(o.text) for o in options}
+    told = frozenset().union(*named.values())
+    asked = asked_terms(question.question) - told
+    best: tuple[float, Choice] | None = None
+    for table in tables:
+        content: dict[int, set[str]] = {}
+        paths: dict[int, tuple[str, ...]] = {}
+        for cell in table.cells:
+            content.setdefault(cell.row, set()).update(
+                terms(" ".join((*cell.row_path, *cell.column_path, cell.text)))
+            )
+            paths[cell.row] = cell.row_path
+        labels = [
+            (row, label, question_terms(label))
+            for row, path in paths.items()
+            for label in path
+            if label
+        ]
+        rows: dict[str, tuple[int, str]] = {}
+        for option in options:
+            # An option is a row's name (each names most of the other), not a sentence
+            # that shares a word with it.
+            shares = [
+                (
+                    min(label_share(label, named[option.label]), label_share(option.text, naming)),
+                    row,
+                    label,
+                )
+                for row, label, naming in labels
+            ]
+            share, row, label = max(shares, default=(0.0, -1, ""))
+            if share >= _ROW_NAMED:
+                rows[option.label] = (row, label)
+        if len({row for row, _ in rows.values()}) < 2:
+            continue
+        held = list(content.values())
+        # Terms no row prints say nothing of this table.
+        weight = {t: w for t, w in rarity(asked, held).items() if any(t in row for row in held)}
+        total = sum(weight.values())
+        if total <= 0:
+            continue
+        support = {
+            option: round(sum(w for t, w in weight.items() if t in content[row]) / total, 4)
+            for option, (row, _) in rows.items()
+        }
+        chosen = winner(support)
+        if chosen is None or (best is not None and support[chosen] <= best[0]):
+            continue
+        row, label = rows[chosen]
+        cells = [c for c in table.cells if c.row == row]
+        how = f"{table.obj.scorer_id} row {label!r} prints what the question says of it"
+        best = (support[chosen], Choice(chosen, support, how, [table.fact(c) for c in cells]))
+    return best[1] if best else None

@@ -1,0 +1,183 @@
+"""Choices by sentence windows: the option printed in the sentences that name most of the
+question, and the options' numbers the evidence prints."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Container, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise, product
+
+from littrace.corpus.document import PaperRecord
+from littrace.littraceqa import Question
+from littrace.numbers import numbers, same_number
+from littrace.read.choice.units import Choice, winner
+from littrace.read.records import Fact, SynthesisInput
+from littrace.read.text import contains_phrase, sentences, terms
+
+# Chunk kinds whose sentences are prose a question can be aligned with.
+_PROSE = ("title_abstract", "body")
+# The sentences around the one printing an option count this much of what they name.
+_NEIGHBOUR_WEIGHT = 0.5
+# Sentence windows must separate options more clearly than table cells do.
+_SENTENCE_MARGIN = 0.15
+# A question word the paper's title or abstract says counts this much in a sentence window.
+_DESCRIBING_WEIGHT = 0.5
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+# A paragraph's heading printed at its start, a few words closed by a full stop, before a
+# sentence: "Authors.", "Entity mentions." (not "Fig. 3", not a full sentence).
+_RUN_IN_HEADING = re.compile(r"([A-Z][A-Za-z-]{3,}(?: [A-Za-z-]+){0,2})\.\s+(?=[A-Z])")
+
+
+@dataclass(frozen=True)
+class Window:
+    paper_id: str
+    chunk_id: str
+    text: str
+    own: frozenset[str]
+    around: frozenset[str]
+
+
+def sentence_windows(data: SynthesisInput) -> list[Window]:
+    """Each prose sentence of the selected papers with the sentences beside it in its
+    paragraph; a paragraph's run-in heading ("Authors. Each node of this type ...") is named
+    by every sentence of the paragraph, since it says what they are about."""
+    windows = []
+    for paper_id in data.papers:
+        context = data.contexts.get(paper_id)
+        if context is None:
+            continue
+        for chunk in context.chunks:
+            if chunk.type not in _PROSE:
+                continue
+            for paragraph in _PARAGRAPH_BREAK.split(chunk.text):
+                parts = sentences(paragraph)
+                heading = _RUN_IN_HEADING.match(paragraph)
+                topic = frozenset(terms(heading.group(1))) if heading else frozenset()
+                held = [frozenset(terms(part)) | topic for part in parts]
+                for i, part in enumerate(parts):
+                    around = frozenset().union(*held[max(0, i - 1) : i], *held[i + 1 : i + 2])
+                    windows.append(Window(paper_id, chunk.chunk_id, part, held[i], around))
+    return windows
+
+
+def rarity(asked: Iterable[str], units: Sequence[Container[str]]) -> dict[str, float]:
+    """Each asked term's weight: its rarity (IDF) among what the units (a window's own
+    terms, a table row's) name."""
+    frequency = {t: sum(t in unit for unit in units) for t in asked}
+    return {t: math.log((len(units) + 1) / (n + 0.5)) for t, n in frequency.items()}
+
+
+def window_score(window: Window, weight: dict[str, float]) -> float:
+    """The weight of the terms ``window`` names, those only its neighbours name at half."""
+    named = sum(w for t, w in weight.items() if t in window.own)
+    nearby = sum(w for t, w in weight.items() if t in window.around - window.own)
+    return named + _NEIGHBOUR_WEIGHT * nearby
+
+
+def _prints(sentence: str, option: str) -> bool:
+    printed = numbers(option)
+    if printed and len(terms(option)) <= len(printed):
+        found = numbers(sentence)
+        return all(any(same_number(n.value, p.text) for n in found) for p in printed)
+    return contains_phrase(sentence, option)
+
+
+def describing_terms(question: str, paper: PaperRecord) -> frozenset[str]:
+    """The question's terms that describe ``paper``: those of a pair of terms the question
+    and the paper's title or abstract both print one after the other ("scientific
+    literature"), since a question describes its paper in the abstract's words.
+
+    Example:
+        >>> paper = PaperRecord("p", "Graphs", (), "We organize scientific literature.", "", 2018, True)
+        >>> sorted(describing_terms("How many nodes has the scientific literature graph?", paper))
+        ['literature', 'scientific']
+    """
+    said = terms(f"{paper.title}\n{paper.abstract}")
+    pairs = set(pairwise(said))
+    asked = terms(question)
+    return frozenset(t for pair in pairwise(asked) if pair in pairs for t in pair)
+
+
+def sentence_choice(
+    question: Question, data: SynthesisInput, among: Sequence[str] | None = None
+) -> Choice | None:
+    """The option (of the labels ``among``, default all) printed in the sentence window that
+    names most of the question."""
+    every = question.multiple_choice_options or []
+    options = [o for o in every if among is None or o.label in among]
+    windows = sentence_windows(data)
+    if not options or not windows:
+        return None
+    told = frozenset(t for o in every for t in terms(o.text))
+    asked = [t for t in dict.fromkeys(terms(question.question)) if t not in told]
+    weight = rarity(asked, [window.own for window in windows])
+    total = sum(weight.values())
+    if total <= 0:
+        return None
+    # Words the question describes a paper by ("the paper on organizing the scientific
+    # literature") find the paper, not the sentence in it.
+    weight_in = {}
+    for paper_id in {window.paper_id for window in windows}:
+        described = describing_terms(question.question, data.contexts[paper_id].paper)
+        weight_in[paper_id] = {
+            t: w * (_DESCRIBING_WEIGHT if t in described else 1.0) for t, w in weight.items()
+        }
+    support = {o.label: 0.0 for o in options}
+    grounds: dict[str, Window] = {}
+    for window in windows:
+        for option in options:
+            if not _prints(window.text, option.text):
+                continue
+            score = round(window_score(window, weight_in[window.paper_id]) / total, 4)
+            if score > support[option.label]:
+                support[option.label], grounds[option.label] = score, window
+    label = winner(support, _SENTENCE_MARGIN)
+    if label is None:
+        return None
+    window = grounds[label]
+    fact = Fact(window.paper_id, window.chunk_id, window.text, None, "", "", "sentence")
+    return Choice(label, support, f"sentence: {window.text[:120]}", [fact])
+
+
+def printed_support(
+    question: Question, passages: Sequence[str], among: Sequence[str] | None = None
+) -> dict[str, float]:
+    """Each option's (of the labels ``among``, default all) share of its telling numbers that
+    ``passages`` print at the option's precision; empty when no option prints one.
+
+    A number every option prints tells nothing. Options that state several numbers ("36.4 ->
+    44.4 (up 8.0)") differ from their distractors in one of them, so the option whose
+    numbers the evidence holds is the one read there; a number that is the difference of two
+    of the option's own numbers the evidence holds counts as held (the "up 8.0").
+    """
+    options = [
+        o for o in question.multiple_choice_options or [] if among is None or o.label in among
+    ]
+    printed = {o.label: numbers(o.text) for o in options}
+    texts = {label: {n.text for n in found} for label, found in printed.items()}
+    common = set.intersection(*texts.values()) if texts else set()
+    if not any(found - common for found in texts.values()):
+        return {}
+    values = {n.value for passage in passages for n in numbers(passage)}
+
+    def held(text: str) -> bool:
+        return any(same_number(value, text) for value in values)
+
+    support = {}
+    for label, option_numbers in printed.items():
+        found = [n for n in option_numbers if held(n.text)]
+        telling = [n.text for n in option_numbers if n.text not in common]
+        held_here = {n.text for n in found} | {
+            text
+            for text in telling
+            if any(
+                same_number(abs(a - b), text)
+                for a, b in product([n.value for n in found if n.text != text], repeat=2)
+            )
+        }
+        support[label] = (
+            round(sum(text in held_here for text in telling) / len(telling), 4) if telling else 0.0
+        )
+    return support

@@ -1,0 +1,114 @@
+"""A choice and its grounds, the selected papers' tables as observation units, and what
+decides a winner among the options' support."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from littrace.corpus.document import PaperObject
+from littrace.littraceqa import Question
+from littrace.numbers import Number, numbers
+from littrace.read.abbreviations import Glossary, table_glossary
+from littrace.read.records import Fact, PaperContext, SynthesisInput
+from littrace.read.tables import paper_tables
+from littrace.read.text import coverage, terms
+from littrace.read.units import TableCell, table_cells
+
+# The winner must lead the runner-up by this much of its own support.
+_MARGIN = 0.05
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The option chosen by alignment, every option's support, and why."""
+
+    label: str
+    support: dict[str, float]
+    how: str
+    facts: list[Fact] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TableUnits:
+    """One selected paper's table as observation units, weighted by how well it fits."""
+
+    context: PaperContext
+    obj: PaperObject
+    cells: list[TableCell]
+    weight: float
+    glossary: Glossary
+
+    def fact(self, cell: TableCell) -> Fact:
+        chunk = next(
+            (c.chunk_id for c in self.context.chunks if c.object_id == self.obj.object_id), ""
+        )
+        return Fact(
+            self.context.paper_id,
+            chunk,
+            cell.text,
+            cell.value,
+            "%" if "%" in cell.text else "",
+            " / ".join(cell.row_path),
+            f"{self.obj.scorer_id}: {' / '.join(cell.column_path)}",
+        )
+
+
+def table_units(question: Question, data: SynthesisInput) -> list[TableUnits]:
+    """The selected papers' tables as observation units, weighted by how much of the
+    question their caption covers (a located table counts as fully covered)."""
+    query = dict.fromkeys(terms(question.question), 1.0)
+    located = {
+        (item.paper_id, item.locator.get("table_id"))
+        for item in data.evidence
+        if item.source_type == "table"
+    }
+    tables = []
+    for paper_id in data.papers:
+        context = data.contexts.get(paper_id)
+        if context is None:
+            continue
+        for obj in paper_tables(context):
+            cells = table_cells(obj.cells, obj.caption)
+            if not cells:
+                continue
+            caption = 1.0 if (paper_id, obj.scorer_id) in located else coverage(query, obj.caption)
+            weight = 0.75 + 0.25 * caption
+            tables.append(TableUnits(context, obj, cells, weight, table_glossary(context, obj)))
+    return tables
+
+
+def winner(support: dict[str, float], margin: float = _MARGIN) -> str | None:
+    ranked = sorted(support.items(), key=lambda item: -item[1])
+    if not ranked or ranked[0][1] <= 0:
+        return None
+    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < margin * ranked[0][1]:
+        return None
+    return ranked[0][0]
+
+
+def contenders(support: dict[str, float], margin: float = _MARGIN) -> list[str]:
+    """The labels within ``margin`` of the best support: what is left to decide between
+    when no option wins clearly (every label when none has support)."""
+    best = max(support.values(), default=0.0)
+    if best <= 0:
+        return list(support)
+    return [label for label, value in support.items() if best - value < margin * best]
+
+
+def printed_numbers(text: str) -> list[Number]:
+    """The values ``text`` prints ("SciBERT (77.1)"), not the digits of a name
+    ("EVA-02-CLIP-E", "GPT-4o", "Qwen3-4B")."""
+    found = []
+    for number in numbers(text):
+        before = text[number.start - 1 : number.start] if number.start else ""
+        after = text[number.end : number.end + 1]
+        if not (before.isalnum() or before == "-" or after.isalnum() or after == "-"):
+            found.append(number)
+    return found
+
+
+def without_numbers(text: str) -> str:
+    """``text`` without the values it prints, keeping the digits of a name."""
+    for number in reversed(printed_numbers(text)):
+        text = text[: number.start] + text[number.end :]
+    return text

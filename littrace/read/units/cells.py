@@ -1,0 +1,330 @@
+"""A table's value cells with their row and column paths: section titles, label blocks,
+checks and crosses as settings, and rows told apart by their keys."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Container, Sequence
+from dataclasses import dataclass, replace
+
+from littrace.numbers import parse_value
+from littrace.read.text import norm
+from littrace.read.units.grid import (
+    CHECK,
+    CROSS,
+    WHOLE,
+    Grid,
+    grid_cell,
+    grid_width,
+    header_row_count,
+    is_mark,
+    label_column_count,
+    mostly_numbers,
+    title_text,
+)
+from littrace.read.units.headers import (
+    band_headers,
+    block_start,
+    header_paths,
+    relabelled,
+    repeats_header,
+)
+
+
+@dataclass(frozen=True)
+class TableCell:
+    """One value cell of a table with the labels that say what it measures."""
+
+    row: int
+    column: int
+    row_path: tuple[str, ...]
+    column_path: tuple[str, ...]
+    text: str
+    value: float | None
+    # The row's other whole-number cells ("20%", "7B", "512"): settings that tell rows with
+    # the same label apart ("Hold-out | 20% | 23.00" under "Hold-out | 10% | 23.05").
+    row_keys: tuple[str, ...] = ()
+
+
+def _nearest_label(grid: Grid, i: int, j: int, first: int, titles: Container[int] = ()) -> str:
+    """The label of column ``j`` for row ``i``: its own, else the nearest non-empty one in
+    that column among the body rows (above on ties) that are not section ``titles``, since
+    spanning labels are printed once, at the top or in the middle of their span."""
+    own = grid_cell(grid, i, j)
+    if own:
+        return own
+    for distance in range(1, len(grid)):
+        for k in (i - distance, i + distance):
+            if first <= k < len(grid) and k not in titles and grid_cell(grid, k, j):
+                return grid_cell(grid, k, j)
+    return ""
+
+
+def _section_titles(grid: Grid, first: int, labels: int, width: int) -> dict[int, str]:
+    """Body rows (from ``first``) that title the rows below them, by row: one cell of words
+    over the value columns, or alone in the first column where that column labels no row of
+    values itself ("Baselines (Prior Work)", "Long-to-Short Methods (7B)")."""
+    with_values = [
+        i
+        for i in range(first, len(grid))
+        if any(grid_cell(grid, i, j) for j in range(labels, width))
+    ]
+    first_column_free = labels == 1 or not any(grid_cell(grid, i, 0) for i in with_values)
+    titles = {}
+    for i in range(first, len(grid)):
+        text = title_text(grid, i, labels) or (title_text(grid, i, 0) if first_column_free else "")
+        if text:
+            titles[i] = text
+    return titles
+
+
+def _blocks(grid: Grid, rows: Sequence[int], labels: int) -> list[range]:
+    """Row blocks of a table whose innermost labels repeat ("Baseline | ACE | GEPA" under
+    each target model): a block starts wherever the first row's innermost label comes
+    again. Empty when it never does; ``rows`` are the rows with values."""
+    inner = labels - 1
+    if inner < 1 or not rows:
+        return []
+    first = norm(grid_cell(grid, rows[0], inner))
+    starts = [i for i in rows if first and norm(grid_cell(grid, i, inner)) == first]
+    if len(starts) < 2:
+        return []
+    ends = [*starts[1:], len(grid)]
+    return [range(start, end) for start, end in zip(starts, ends, strict=True)]
+
+
+def _block_label(grid: Grid, block: range, j: int, titles: Container[int]) -> str:
+    """The label of column ``j`` for a whole block: its only label, or a label wrapped over
+    consecutive rows ("Qwen3-4B" over "Instruct"), joined; "" when the block holds labels
+    for different rows."""
+    own = [i for i in block if i not in titles and grid_cell(grid, i, j)]
+    if not own or own[-1] - own[0] != len(own) - 1 or len(own) > 3:
+        return ""
+    return " ".join(grid_cell(grid, i, j) for i in own)
+
+
+def _mark_columns(grid: Grid, rows: Sequence[int], labels: int) -> set[int]:
+    """The label columns whose cells on rows with values are mostly checks and crosses."""
+    found = set()
+    for j in range(labels):
+        texts = [grid_cell(grid, i, j) for i in rows if grid_cell(grid, i, j)]
+        marks = sum(map(is_mark, texts))
+        if texts and 2 * marks > len(texts):
+            found.add(j)
+    return found
+
+
+def _mark_label(mark: str, header: tuple[str, ...]) -> str:
+    """A check or cross under ``header`` as the words it stands for: the header's name, or
+    "without" it."""
+    name = " ".join(header)
+    if not name:
+        return mark
+    return name if CHECK.fullmatch(mark) else f"without {name}" if CROSS.fullmatch(mark) else mark
+
+
+def _mark_groups(
+    grid: Grid, body: range, rows: Sequence[int], columns: set[int]
+) -> list[tuple[range, str]]:
+    """Group labels printed in mark columns on ``body`` rows without values ("Single" over
+    "(GPT-4o Backbone)", centred on their rows), lines within two rows joined."""
+    groups: list[tuple[range, str]] = []
+    for i in body:
+        if i in rows:
+            continue
+        for j in sorted(columns):
+            text = grid_cell(grid, i, j)
+            if not text or is_mark(text):
+                continue
+            if groups and i - groups[-1][0].stop <= 1:
+                groups[-1] = (range(groups[-1][0].start, i + 1), f"{groups[-1][1]} {text}")
+            else:
+                groups.append((range(i, i + 1), text))
+    return groups
+
+
+def _nearest_group(groups: list[tuple[range, str]], i: int) -> str:
+    if not groups:
+        return ""
+    return min(
+        groups, key=lambda g: (min(abs(i - g[0].start), abs(i - (g[0].stop - 1))), g[0].start > i)
+    )[1]
+
+
+def _told_apart(cells: list[TableCell], grid: Grid) -> list[TableCell]:
+    """``cells`` where rows with one label print different single digits in a column (a
+    setting, "#F | 1" and "#F | 8" frames): those digits join their rows' keys."""
+    rows_by_path: dict[tuple[str, ...], set[int]] = {}
+    for cell in cells:
+        rows_by_path.setdefault(cell.row_path, set()).add(cell.row)
+    extra: dict[int, tuple[str, ...]] = {}
+    for rows in rows_by_path.values():
+        if len(rows) < 2:
+            continue
+        for j in range(grid_width(grid)):
+            texts = [grid_cell(grid, i, j) for i in sorted(rows)]
+            if all(t.isdigit() and len(t) == 1 for t in texts) and len(set(texts)) > 1:
+                for i, text in zip(sorted(rows), texts, strict=True):
+                    extra[i] = (*extra.get(i, ()), text)
+    return [
+        replace(cell, row_keys=(*cell.row_keys, *(k for k in extra[cell.row] if k != cell.text)))
+        if cell.row in extra
+        else cell
+        for cell in cells
+    ]
+
+
+def table_cells(grid: Grid, caption: str = "") -> list[TableCell]:
+    """The value cells of ``grid`` with their row and column paths (see :func:`_table_cells`),
+    read once per table and caption: every reader of a question asks for the same tables."""
+    return list(_table_cells(tuple(map(tuple, grid)), caption))
+
+
+@functools.lru_cache(maxsize=4096)
+def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[TableCell, ...]:
+    """The value cells of ``grid`` (header rows first) with their row and column paths.
+
+    A table that prints its header rows again further down (sub-tables stacked in one
+    table) starts a new header block there: the rows below take their column paths from it;
+    a band of words between rows of numbers ("Dataset: MSRPC" over one half) relabels the
+    columns it spans from there on. A section title in the body ("7B Models") heads the row
+    paths below it, up to the next one; where the innermost labels repeat block by block, an
+    outer label printed anywhere in a block (centred, or wrapped over two rows) labels the
+    whole block. A check or cross in a label column reads as its column's header (or
+    "without" it), under the group label printed among those marks. A table without header
+    rows (statistics, "Total papers | 81.1M") has its ``caption`` as every column's path.
+    """
+    if len(grid) < 2 or grid_width(grid) < 2:
+        return ()
+    labels = label_column_count(grid)
+    headers = header_row_count(grid, labels)
+    width = grid_width(grid)
+    top = range(headers)
+    body = range(headers, len(grid))
+    header_grid: Grid = [list(grid[k]) for k in top]
+    column_paths = header_paths(grid, header_grid, body, labels, width)
+    if not headers and caption:
+        column_paths = [(caption,)] * width
+    titles = _section_titles(grid, headers, labels, width)
+    with_values = [
+        i
+        for i in range(headers, len(grid))
+        if i not in titles and any(grid_cell(grid, i, j) for j in range(labels, width))
+    ]
+    blocks = _blocks(grid, with_values, labels)
+    # A block's label printed amid its rows (centred over them) labels that block, through
+    # the block's own label, not the rows below it as a section title would.
+    for block in blocks:
+        for k in [
+            k for k in titles if k in block and any(v > k for v in with_values if v in block)
+        ]:
+            del titles[k]
+    marks = _mark_columns(grid, with_values, labels)
+    groups = _mark_groups(grid, body, with_values, marks) if marks else []
+    naming = _naming_column(grid, with_values, labels)
+    # Label columns outer to inner, the one naming the rows last (filled down and labelled by
+    # blocks as printed: only where they stand changes).
+    order = [j for j in range(labels) if j != naming] + [naming]
+    cells = []
+    section = ""
+    i = headers
+    while i < len(grid):
+        if i in titles:
+            section = titles[i]
+            i += 1
+            continue
+        if repeats_header(grid, i, top, labels):
+            section = ""
+            end = i
+            while end + 1 < len(grid) and not mostly_numbers(
+                [grid_cell(grid, end + 1, j) for j in range(labels, width)]
+            ):
+                end += 1
+            if end + 1 < len(grid):
+                header_grid = [list(grid[k]) for k in range(block_start(grid, i, width), end + 1)]
+                column_paths = header_paths(grid, header_grid, body, labels, width)
+                i = end + 1
+                continue
+        band = band_headers(grid, i, labels, width, header_grid)
+        if band:
+            header_grid = relabelled(header_grid, band, labels, width)
+            column_paths = header_paths(grid, header_grid, body, labels, width)
+            i += 1
+            continue
+        values = [grid_cell(grid, i, j) for j in range(labels, width)]
+        own = [grid_cell(grid, i, j) for j in range(labels)]
+        i += 1
+        if not any(values):
+            continue  # a section row: its label reaches the rows around it as a nearest label
+        # A row of numbers without a label of its own sits under a label spanning several
+        # rows; one of words is a section title printed over the value columns.
+        unlabelled = not any(own)
+        if unlabelled and not mostly_numbers(values):
+            continue
+        group = next((b for b in blocks if i - 1 in b), None)
+        row_path = tuple(
+            _mark_label(label, column_paths[j]) if j in marks else label
+            for j in order
+            if (
+                label := (_block_label(grid, group, j, titles) if group and j < labels - 1 else "")
+                or own[j]
+                or (
+                    _nearest_label(grid, i - 1, j, headers, titles)
+                    if (j < labels - 1 and j not in marks) or unlabelled
+                    else ""
+                )
+            )
+        )
+        if not row_path:
+            continue
+        if groups:
+            row_path = (_nearest_group(groups, i - 1), *row_path)
+        if section:
+            row_path = (section, *row_path)
+        keys = [text for text in values if WHOLE.fullmatch(text) and parse_value(text) is not None]
+        for j in range(labels, width):
+            text = values[j - labels]
+            if text:
+                cells.append(
+                    TableCell(
+                        i - 1,
+                        j,
+                        row_path,
+                        column_paths[j],
+                        text,
+                        parse_value(text),
+                        tuple(key for key in keys if key != text),
+                    )
+                )
+    return tuple(_keyed_where_needed(_told_apart(cells, grid)))
+
+
+def _naming_column(grid: Grid, rows: Sequence[int], labels: int) -> int:
+    """The label column that names the rows: the last one, unless it prints under half as many
+    distinct labels as another (an attribute printed on some rows, "Dataset | Language" with
+    "Chinese", "Multi"; a group label is filled down and comes first anyway)."""
+    last = labels - 1
+    if labels < 2:
+        return last
+    distinct = [len({grid_cell(grid, i, j) for i in rows} - {""}) for j in range(labels)]
+    best = max(range(labels), key=lambda j: (distinct[j], j))
+    return best if 2 * distinct[last] < distinct[best] else last
+
+
+def _keyed_where_needed(cells: list[TableCell]) -> list[TableCell]:
+    """``cells`` with row keys only where rows share a row path: a row its labels already
+    name needs no setting to be told apart, and its other values are no settings."""
+    rows_by_path: dict[tuple[str, ...], set[int]] = {}
+    for cell in cells:
+        rows_by_path.setdefault(cell.row_path, set()).add(cell.row)
+    return [
+        cell if len(rows_by_path[cell.row_path]) > 1 else replace(cell, row_keys=())
+        for cell in cells
+    ]
+
+
+def transposed(grid: Grid) -> tuple[tuple[str, ...], ...]:
+    """``grid`` with rows and columns swapped (short rows padded), for tables printed with
+    their entities as columns ("n-Si | p-Si" over rows of coefficients)."""
+    width = grid_width(grid)
+    return tuple(tuple(row[j] if j < len(row) else "" for row in grid) for j in range(width))

@@ -1,0 +1,278 @@
+"""Column header paths: spanning headers filled across their spans, stacked header blocks
+and bands of words that relabel the columns below them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from littrace.read.text import norm
+from littrace.read.units.grid import (
+    PANEL_TITLE,
+    PLACEHOLDER,
+    Grid,
+    balanced,
+    grid_cell,
+    grid_width,
+    is_number,
+    mostly_numbers,
+)
+
+
+def _spanning_row(
+    grid: Grid,
+    i: int,
+    labels: int,
+    width: int,
+    headed: Sequence[bool],
+    below: int | None,
+    above: int | None = None,
+) -> list[str]:
+    """Header row ``i`` with each spanning header filled across the columns it spans.
+
+    ``below`` is the next header row with value headers (None for the last header row),
+    ``above`` the previous one, ``headed`` by column whether another header row heads it. A spanning header is printed once over its span. Where the
+    row's headers split the value columns into equal spans, each holding a header or the
+    pieces of one ("3D" + "CSG" for "3D CSG" over two columns, joined), and the
+    ``below`` row (for the last header row, the ``above`` one) repeats itself with that period
+    ("Classification" and "Regression" each over "Latency | ... | FLASH", printed at or near
+    the middle of their span; "Dataset: QQP 140K" and "Dataset: QQP 50K" under "BERT | ... |
+    SARI" twice), each fills its span;
+    a sub-table title ("(a) AUC-ROC results") fills the whole row; otherwise a header spans the
+    columns to its right that have their own sub-header, as its first column does (a header
+    wrapped onto a second line has nothing below its first line).
+    """
+    own = [grid_cell(grid, i, j) for j in range(width)]
+    placed = [j for j in range(labels, width) if own[j]]
+    values = width - labels
+    titles = [text for text in own if text]
+    if len(titles) == 1 and PANEL_TITLE.match(titles[0]):
+        return own[:labels] + titles * values
+    reference = below if below is not None else above
+    if reference is None or not placed:
+        return own
+    # A row with a header over every column spans nothing.
+    if 2 <= len(placed) < values:
+        under = [grid_cell(grid, reference, j) for j in range(labels, width)]
+        for span in range(2, values // 2 + 1):
+            if values % span or not _periodic(under, span):
+                continue
+            columns = [
+                [j for j in placed if (j - labels) // span == n] for n in range(values // span)
+            ]
+            # One header the converter repeated over its whole span is printed once over it.
+            pieces = [
+                [own[spanned[0]]]
+                if len(spanned) == span and len({own[j] for j in spanned}) == 1
+                else [own[j] for j in spanned]
+                for spanned in columns
+            ]
+            # Pieces of one header stand side by side over sub-headers (on any other header
+            # row, ``headed``); a header repeated over neighbouring columns ("Self-" over
+            # "TER" and over "BLEU") or over no sub-header ("BERT" above a wrapped "Self- |
+            # TER") is a column's own, not one printed over the span.
+            if all(
+                p
+                and len(set(p)) == len(p)
+                and (len(p) == 1 or (c[-1] - c[0] < len(c) and all(headed[j] for j in c)))
+                for p, c in zip(pieces, columns, strict=True)
+            ):
+                spans = [" ".join(p) for p in pieces]
+                return own[:labels] + [spans[(j - labels) // span] for j in range(labels, width)]
+    if below is None:
+        return own
+    filled = list(own)
+    for j in range(labels, width):
+        if own[j] or not grid_cell(grid, below, j):
+            continue
+        left = j - 1
+        while left >= labels and not own[left] and grid_cell(grid, below, left):
+            left -= 1
+        if left >= labels and own[left] and grid_cell(grid, below, left):
+            filled[j] = own[left]
+    return filled
+
+
+def _periodic(row: Sequence[str], span: int) -> bool:
+    """Whether ``row`` repeats itself every ``span`` cells, mostly and word for word ("P | R |
+    F1" under each of four systems; "Acc ↑" ~ "Acc"), as the sub-headers under equal spans do."""
+    pairs = [
+        (norm(row[j]), norm(row[j % span]))
+        for j in range(span, len(row))
+        if row[j] or row[j % span]
+    ]
+    return bool(pairs) and sum(a == b for a, b in pairs) / len(pairs) >= 0.5
+
+
+def _spanned_rows(grid: Grid, rows: Sequence[int], labels: int, width: int) -> list[list[str]]:
+    """The header rows ``rows`` with their spanning headers filled across their spans."""
+    filled = [i for i in rows if any(grid_cell(grid, i, j) for j in range(labels, width))]
+    return [
+        _spanning_row(
+            grid,
+            i,
+            labels,
+            width,
+            [any(grid_cell(grid, k, j) for k in rows if k != i) for j in range(width)],
+            next((k for k in filled if k > i), None),
+            next((k for k in reversed(filled) if k < i), None),
+        )
+        for i in rows
+    ]
+
+
+def _column_paths(
+    grid: Grid, rows: Sequence[int], labels: int, width: int
+) -> list[tuple[str, ...]]:
+    """Each column's header path over the header rows ``rows``."""
+    spanned = _spanned_rows(grid, rows, labels, width)
+    paths = []
+    for j in range(width):
+        path: list[str] = []
+        for row in spanned:
+            if path and _WRAPPED.search(path[-1]) and row[j][:1].isalpha():
+                # A header word wrapped at its hyphen ("Self-" over "BLEU") is one word.
+                path[-1] += row[j]
+            elif row[j] and row[j] not in path:
+                path.append(row[j])
+        paths.append(tuple(path))
+    return paths
+
+
+# A header line that ends in the hyphen of a word wrapped onto the next line: "Self-".
+_WRAPPED = re.compile(r"[^\W\d_]-$")
+
+
+def _with_change_columns(
+    grid: Grid, paths: list[tuple[str, ...]], body: range, labels: int
+) -> list[tuple[str, ...]]:
+    """``paths`` where a column without a header holding only signed numbers ("-7.07",
+    "+1.05": the change beside each score, under the score's spanning header) takes the
+    path of the column to its left, plus "Δ"."""
+    adjusted = list(paths)
+    for j in range(labels + 1, len(paths)):
+        column = [grid_cell(grid, i, j) for i in body if grid_cell(grid, i, j)]
+        signed = column and all(text[0] in "+-−" and is_number(text) for text in column)
+        if not paths[j] and signed and paths[j - 1]:
+            adjusted[j] = (*paths[j - 1], "Δ")
+    return adjusted
+
+
+def repeats_header(grid: Grid, i: int, header_rows: range, labels: int) -> bool:
+    """Whether body row ``i`` starts another header block: it prints one of the top header
+    rows again (a stacked sub-table), with no numbers among its values."""
+    own = [grid_cell(grid, i, j) for j in range(grid_width(grid))]
+    if mostly_numbers(own[labels:]) or not any(own[labels:] + own[:labels]):
+        return False
+    for h in header_rows:
+        top = [grid_cell(grid, h, j) for j in range(grid_width(grid))]
+        shared = [j for j, text in enumerate(top) if text and not PLACEHOLDER.fullmatch(text)]
+        if shared and sum(own[j] == top[j] for j in shared) / len(shared) >= 0.5:
+            return True
+    return False
+
+
+def block_start(grid: Grid, i: int, width: int) -> int:
+    """Where a repeated header block starting at row ``i`` begins: at the sub-table title
+    printed on the row above it, if there is one."""
+    above = [grid_cell(grid, i - 1, j) for j in range(width)]
+    titles = [text for text in above if text]
+    return i - 1 if len(titles) == 1 and PANEL_TITLE.match(titles[0]) else i
+
+
+def _distinct_columns(paths: list[tuple[str, ...]], labels: int) -> list[tuple[str, ...]]:
+    """``paths`` where value columns sharing one path (the "p" printed after each of three
+    comparisons) each take the path of the column to their left in front, when those paths
+    tell them apart."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for j in range(labels, len(paths)):
+        if paths[j]:
+            groups.setdefault(paths[j], []).append(j)
+    adjusted = list(paths)
+    for path, columns in groups.items():
+        left = [paths[j - 1] for j in columns if j - 1 >= labels and paths[j - 1]]
+        if len(columns) > 1 and len(left) == len(columns) == len(set(left)) and path not in left:
+            for j in columns:
+                adjusted[j] = (*paths[j - 1], *path)
+    return adjusted
+
+
+def header_paths(
+    grid: Grid, header_grid: Grid, body: range, labels: int, width: int
+) -> list[tuple[str, ...]]:
+    """Each column's path under the header rows ``header_grid`` (``body``: the rows of
+    ``grid`` they head)."""
+    paths = _column_paths(header_grid, range(len(header_grid)), labels, width)
+    return _distinct_columns(_with_change_columns(grid, paths, body, labels), labels)
+
+
+def band_headers(
+    grid: Grid, i: int, labels: int, width: int, header_grid: Grid
+) -> list[tuple[int, str]]:
+    """The headers of body row ``i`` by column if it relabels the columns of the rows below
+    it (a band of words between rows of numbers, "L →T Fine-tuning | ... | {L, D} →T", its
+    label cells empty or the header's own, "Method"), else []."""
+    band = [(j, grid_cell(grid, i, j)) for j in range(labels, width) if grid_cell(grid, i, j)]
+    if not band or any(
+        is_number(text) or PLACEHOLDER.fullmatch(text) or not balanced(text) for _, text in band
+    ):
+        return []
+    own_labels = {
+        grid_cell(header_grid, h, j) for h in range(len(header_grid)) for j in range(labels)
+    }
+    if any(grid_cell(grid, i, j) not in own_labels for j in range(labels) if grid_cell(grid, i, j)):
+        return []
+
+    def numeric(k: int) -> bool:
+        return mostly_numbers([grid_cell(grid, k, j) for j in range(labels, width)])
+
+    def near(rows: range) -> int | None:
+        return next(
+            (k for k in rows if any(grid_cell(grid, k, j) for j in range(labels, width))), None
+        )
+
+    above, below = near(range(i - 1, -1, -1)), near(range(i + 1, len(grid)))
+    return (
+        band
+        if above is not None and below is not None and numeric(above) and numeric(below)
+        else []
+    )
+
+
+def relabelled(header_grid: Grid, band: list[tuple[int, str]], labels: int, width: int) -> Grid:
+    """``header_grid`` with a band's headers in place of its innermost spanning level, each
+    over the span its column falls in (texts in one span joined: "Dataset:" + "MSRPC"), or
+    unchanged where no level spans columns."""
+    spanned = _spanned_rows(header_grid, range(len(header_grid)), labels, width)
+    runs_by_level = [_runs(row, labels) for row in spanned]
+    level = next(
+        (h for h in reversed(range(len(spanned))) if any(len(r) > 1 for r in runs_by_level[h])),
+        None,
+    )
+    if level is None:
+        return header_grid
+    new = list(spanned[level])
+    runs = runs_by_level[level]
+    starts = [j for j, _ in band]
+    for n, j in enumerate(starts):
+        run = next((r for r in runs if j in r), None)
+        if run is None:
+            stop = min([*starts[n + 1 :], *(r.start for r in runs if r.start > j), width])
+            run = range(j, stop)
+        texts = [t for k, t in band if k in run]
+        for k in run:
+            new[k] = " ".join(texts)
+    rows = [list(row) for row in header_grid]
+    rows[level] = new
+    return rows
+
+
+def _runs(row: Sequence[str], labels: int) -> list[range]:
+    """The runs of one repeated non-empty header over the value columns of a spanned row."""
+    runs: list[range] = []
+    for j in range(labels, len(row)):
+        if row[j] and runs and runs[-1].stop == j and row[runs[-1].start] == row[j]:
+            runs[-1] = range(runs[-1].start, j + 1)
+        elif row[j]:
+            runs.append(range(j, j + 1))
+    return runs

@@ -1,0 +1,166 @@
+"""How much of a table label a question names: citations, compounds, abbreviations,
+shortened words and symbols."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from littrace.read.text import norm, terms
+from littrace.read.units.own import OWN_TERM, marks_own
+from littrace.read.units.terms import INITIALS_MARK, QUOTED_MARK, SYNONYMS, terms_match
+
+# A citation printed inside a label: "ChemProt (Kringelum et al., 2016)".
+_CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)|\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
+# The first author and year of the citation printed in a label: "(Li et al., 2016)",
+# "(Jurgens et al. (2018))", "(Dogan and Lu, 2014)".
+_CITED_WORK = re.compile(
+    r"\(([A-Z][\w'’-]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s*\(?((?:19|20)\d\d)[a-z]?\)"
+)
+
+# A compound term named in some of its parts (of three letters or more) counts this much.
+_PART_WEIGHT = 0.5
+_PART_LETTERS = 3
+
+
+# An initialism as a header or label prints it: two to five capitals ("CS", "MLP", "NER").
+_INITIALISM = re.compile(r"\b[A-Z]{2,5}\b")
+
+
+def label_share(label: str, wanted: frozenset[str]) -> float:
+    """The share of ``label``'s own terms (not their hyphen parts, not a citation printed in
+    it) that ``wanted`` names."""
+    hits, total = label_hits(label, wanted)
+    return hits / total if total else 0.0
+
+
+@functools.lru_cache(maxsize=65536)
+def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
+    """How many of ``label``'s own terms ``wanted`` names, and how many it has."""
+    # A question pointing at the paper's own method names the row the paper marks as its own.
+    if QUOTED_MARK + norm(label) in wanted or (OWN_TERM in wanted and marks_own(label)):
+        return 1, 1
+    own = {SYNONYMS.get(t, t) for t in terms(_CITATION.sub("", label))}
+    if not own:
+        return 0, 0
+    # A question may name a dataset or method only by the work its label cites ("a
+    # chemical/disease dataset by Li et al. (2016)" for "BC5CDR (Li et al., 2016)").
+    cited = _CITED_WORK.search(label)
+    if cited and {cited.group(1).casefold(), cited.group(2)} <= wanted:
+        return len(own), len(own)
+    shortened = {word.lower() for word in _SHORTENED.findall(label)}
+    symbols = {f"{letter}{rest}".lower() for letter, rest in _SUBSCRIPTED.findall(label)}
+    initialisms = {word.lower() for word in _INITIALISM.findall(label)}
+    camel = {
+        word.lower(): [part.lower() for part in _CAMEL_PART.findall(word)]
+        for word in _CAMEL.findall(label)
+    }
+    hits = 0.0
+    for term in own:
+        parts = camel.get(term) or [p for p in term.replace("/", "-").split("-") if p]
+        joined = "".join(parts) if len(parts) > 1 else term
+        if (
+            terms_match(term, wanted)
+            or _abbreviates(term, wanted)
+            or (term in shortened and _shortens(term, wanted))
+            or (term in symbols and _names_symbol(term, wanted))
+            or (term in initialisms and INITIALS_MARK + term in wanted)
+            or (
+                len(parts) > 1
+                and (
+                    all(
+                        terms_match(p, wanted) or (p in initialisms and INITIALS_MARK + p in wanted)
+                        for p in parts
+                    )
+                    or terms_match(joined, wanted)
+                )
+            )
+        ):
+            hits += 1
+        elif len(parts) > 1:
+            # A compound naming the question's words in some of its parts ("ToolLLaMA-DFSDT"
+            # for "... with DFSDT") is named in part, at half weight, unless the question
+            # prints a sibling of it ("Overlap-Combined" is not "Overlap-Ranking") or a
+            # number tells it from its siblings ("HouseholdPowerConsumption1").
+            named = [p for p in parts if len(p) >= _PART_LETTERS and terms_match(p, wanted)]
+            unnamed = [p for p in parts if p not in named]
+            if not any(_sibling(p, term, wanted) for p in named) and all(
+                p.isalpha() for p in unnamed
+            ):
+                hits += _PART_WEIGHT * len(named) / len(parts)
+    return hits, len(own)
+
+
+def _sibling(part: str, term: str, wanted: frozenset[str]) -> bool:
+    """Whether ``wanted`` holds another compound with ``part`` among its parts."""
+    return any(other != term and part in _COMPOUND.split(other) for other in wanted if "-" in other)
+
+
+def _abbreviates(term: str, wanted: frozenset[str]) -> bool:
+    """Whether a compound header term abbreviates a wanted one part by part, a letter for a
+    word, the rest alike: "R-2" for "ROUGE-2", "B-4" for "BLEU-4", "R@5" for "recall@5"."""
+    # A letter run into the number it abbreviates with: "K700" for "Kinetics-700".
+    parts = _COMPOUND.split(term) if _COMPOUND.search(term) else _LETTER_NUMBER.split(term)
+    if len(parts) < 2 or not any(len(part) == 1 and part.isalpha() for part in parts):
+        return False
+    for other in wanted:
+        full = _COMPOUND.split(other)
+        if (
+            len(full) == len(parts)
+            and all(
+                part == word or (len(part) == 1 and part.isalpha() and word.startswith(part))
+                for part, word in zip(parts, full, strict=True)
+            )
+            and any(part == word for part, word in zip(parts, full, strict=True))
+        ):
+            return True
+    return False
+
+
+_COMPOUND = re.compile(r"[-/@]")
+_LETTER_NUMBER = re.compile(r"(?<=^[a-z])(?=\d+$)")
+# Words run together in a name, each capitalised ("HouseholdPowerConsumption2",
+# "AtrialFibrillation"): named by its words, as a hyphenated term is by its parts.
+_CAMEL = re.compile(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z]+)+[A-Z0-9]*\b")
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# A word a header prints shortened, with a full stop: "Avg.", "Len.", "Max.", "Prec.".
+_SHORTENED = re.compile(r"\b([A-Za-z]{2,5})\.(?!\w)")
+
+
+# A symbol printed with its subscript run in ("A_eval" as "Aeval", "L_task" as "Ltask").
+_SUBSCRIPTED = re.compile(r"\b([A-Z])([a-z]{3,})\b")
+
+
+def _names_symbol(term: str, wanted: frozenset[str]) -> bool:
+    """Whether a symbol with its subscript ("aeval") is what the question names in words:
+    the subscript a wanted word or its start ("evaluation"), the letter the initial of
+    another ("agent")."""
+    letter, subscript = term[0], term[1:]
+    said = any(
+        word.startswith(subscript) and word.isalpha() and len(word) > len(subscript)
+        for word in wanted
+    ) or terms_match(subscript, wanted)
+    return said and any(word[0] == letter and word.isalpha() for word in wanted)
+
+
+def _shortens(term: str, wanted: frozenset[str]) -> bool:
+    """Whether ``term`` (printed with a full stop) is a wanted word shortened: its first
+    letter, then some of its letters in order ("avg" of "average", "len" of "length")."""
+    return any(
+        len(word) > len(term) and word[0] == term[0] and _in_order(term, word)
+        for word in wanted
+        if word.isalpha()
+    )
+
+
+def _in_order(letters: str, word: str) -> bool:
+    rest = iter(word)
+    return all(letter in rest for letter in letters)
+
+
+def printed_as(label: str, name: str) -> bool:
+    """Whether ``label`` prints ``name`` exactly (a citation after it aside), marks and
+    all: "EVA-02-CLIP-E+ [130]" prints "EVA-02-CLIP-E+", not "EVA-02-CLIP-E"."""
+    return (
+        " ".join(_CITATION.sub("", label).split()).casefold() == " ".join(name.split()).casefold()
+    )

@@ -1,0 +1,107 @@
+"""The terms a question is aligned by, and how one term matches the terms wanted."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+
+from littrace.read.text import STOPWORDS, norm, terms
+
+# Header shorthand read as the words a question uses: "w/o", and the metric letters of
+# results tables ("P | R | F1", "Acc.").
+SYNONYMS = {
+    "w/o": "without",
+    "w/": "with",
+    "p": "precision",
+    "r": "recall",
+    "acc": "accuracy",
+}
+# Two different tokens meet when they share a prefix this long and the term is the shorter
+# one (a stem or a cut: "finetun" ~ "finetune", "multivec" ~ "multivector") or adds only an
+# inflection or derivation ("pretraining" ~ "pretrain"), not another word ("GROBIDCRF" is
+# not "GROBID").
+_STEM_PREFIX = 5
+_SUFFIX = re.compile(
+    r"|e|d|s|es|ed|er|ers|ing|ings|ion|ions|ation|ations|al|ally|ly|ment|ments|ity|ive|ness"
+    r"|ize|ized|ise|ised|ization|isation"
+)
+
+
+def _tokens(text: str) -> set[str]:
+    # Two words printed as one in a header ("GROBID_NN" read as "GROBIDNN"; "Multi Vec").
+    words = norm(text).split()
+    found: set[str] = {a + b for a, b in itertools.pairwise(words) if (a + b).isalnum()}
+    # A label the question quotes is named whole, stop words and all ("the 'All' score").
+    found.update(QUOTED_MARK + norm(quoted) for quoted in _QUOTED.findall(text))
+    # The initials of consecutive words, for a label printed as an initialism ("CS" for
+    # "computer science", "MLP" for "multi-layer perceptron").
+    content = [p for w in words for p in w.split("-") if p.isalpha() and p not in STOPWORDS]
+    found.update(
+        INITIALS_MARK + "".join(w[0] for w in content[i : i + n])
+        for n in (2, 3, 4)
+        for i in range(len(content) - n + 1)
+    )
+    # An ordinal names the number a label prints ("the second dataset": "...Consumption2").
+    found.update(str(_ORDINALS.index(w) + 1) for w in words if w in _ORDINALS)
+    # A number standing alone, not the part of a name ("8 frames", not "top-1").
+    found.update(NUMBER_MARK + w for w in words if w.isdigit())
+    for term in terms(text):
+        term = SYNONYMS.get(term, term)
+        found.add(term)
+        if "-" in term or "/" in term:
+            parts = [p for p in term.replace("/", "-").split("-") if p]
+            found.update(parts)
+            found.add("".join(parts))
+    return found
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def question_terms(text: str) -> frozenset[str]:
+    """The terms a question is aligned by (hyphenated terms also as their parts)."""
+    return frozenset(_tokens(text))
+
+
+# A contrast names what is not asked: "when frozen rather than finetuned", "its own method
+# (not SFT)".
+_CONTRAST = re.compile(
+    r"(?:\b(?:rather than|instead of|as opposed to)|(?<=\()not)\s+((?:[\w@.+-]+\s*){1,4}?)"
+    r"(?=[,;:?.)]|$|\s+(?:and|or|but|in|on|for|of)\b)",
+    re.IGNORECASE,
+)
+
+
+def asked_terms(question: str) -> frozenset[str]:
+    """The question's terms without those it names only as the contrast of what it asks."""
+    contrasted = _tokens(" ".join(m.group(1) for m in _CONTRAST.finditer(question)))
+    rest = _tokens(_CONTRAST.sub(" ", question))
+    return frozenset(_tokens(question) - (contrasted - rest))
+
+
+@functools.lru_cache(maxsize=65536)
+def terms_match(term: str, wanted: frozenset[str]) -> bool:
+    """Whether ``term`` is among ``wanted``, exactly, as a stem or cut of a wanted word, or
+    as an inflection of one."""
+    if term in wanted:
+        return True
+    # Stems are of words: "ReACT@N" is another method than "ReACT", not a form of it.
+    if len(term) < _STEM_PREFIX or not term.isalpha():
+        return False
+    return any(
+        len(other) >= _STEM_PREFIX
+        # A marked term ("initials:cs", "quoted:all") is no word to stem into.
+        and not other.startswith((QUOTED_MARK, INITIALS_MARK, NUMBER_MARK))
+        and (
+            other.startswith(term)
+            or (term.startswith(other) and _SUFFIX.fullmatch(term[len(other) :]) is not None)
+        )
+        for other in wanted
+    )
+
+
+_QUOTED = re.compile(r"""(?:(?<=\s)|^)['‘"“]([^'’"”]{1,40})['’"”](?!\w)""")
+QUOTED_MARK = "quoted:"
+NUMBER_MARK = "number:"
+INITIALS_MARK = "initials:"
