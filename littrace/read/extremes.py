@@ -11,6 +11,11 @@ Example:
     True
     >>> lower_is_better("Which is best?", caption="Error reduction (higher is better).")
     False
+    >>> word = extreme_word("Which variant has the highest latency?")
+    >>> word, wants_lower(word, "Which variant has the highest latency?")
+    ('highest', False)
+    >>> wants_lower("best", "Which variant has the best latency?")
+    True
 """
 
 from __future__ import annotations
@@ -34,3 +39,25 @@ def lower_is_better(question: str, caption: str = "", axis: str = "") -> bool:
     if HIGHER_BETTER.search(caption):
         return False
     return any(LOWER_BETTER.search(text) for text in (caption, question, axis))
+
+
+def extreme_word(question: str) -> str | None:
+    """The word of ``question`` that asks for a maximum or a minimum ("best", "lowest"),
+    lower-cased; None when it asks for neither or for both."""
+    wants_max = MAX_WORDS.search(question)
+    wants_min = MIN_WORDS.search(question)
+    if bool(wants_max) == bool(wants_min):
+        return None
+    found = wants_max or wants_min
+    return found.group(0).lower() if found else None
+
+
+def wants_lower(word: str, question: str, caption: str = "", axis: str = "") -> bool:
+    """Whether ``word`` (from :func:`extreme_word`) asks for the smallest value: a literal
+    word says so itself ("lowest", and "highest latency" is the largest latency); "best"
+    and "worst" turn with the metric, lower being better for error-like ones (named by the
+    question, the ``caption`` or a chart's ``axis`` title)."""
+    lower = MIN_WORDS.fullmatch(word) is not None
+    if word in ("best", "worst") and lower_is_better(question, caption, axis):
+        return not lower
+    return lower

@@ -70,7 +70,7 @@ from littrace.read.choice import (
     table_contenders,
 )
 from littrace.read.compute import asks_difference, difference
-from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
+from littrace.read.extremes import extreme_word, lower_is_better, wants_lower
 from littrace.read.heuristic import question_query
 from littrace.read.records import Fact, PaperContext, Synthesis, SynthesisInput
 from littrace.read.references import asked_entry, entry_answer
@@ -196,11 +196,8 @@ def _paper_of(option: str, data: SynthesisInput) -> PaperContext | None:
 def comparison(question: Question, data: SynthesisInput) -> tuple[str, list[Fact], str] | None:
     """Option label of the extreme value when each option names one selected paper."""
     options = question.multiple_choice_options or []
-    wants_max, wants_min = (
-        bool(MAX_WORDS.search(question.question)),
-        bool(MIN_WORDS.search(question.question)),
-    )
-    if not options or not (wants_max or wants_min):
+    word = extreme_word(question.question)
+    if not options or word is None:
         return None
     values: list[tuple[str, float, Value]] = []
     for option in options:
@@ -214,9 +211,7 @@ def comparison(question: Question, data: SynthesisInput) -> tuple[str, list[Fact
             values.append((option.label, value.number, value))
     if len(values) < 2:
         return None
-    lower = wants_min or (
-        "best" in question.question.lower() and lower_is_better(question.question)
-    )
+    lower = wants_lower(word, question.question)
     pick = min if lower else max
     label, _, value = pick(values, key=lambda item: item[1])
     facts = [fact for _, _, v in values for fact in v.facts]

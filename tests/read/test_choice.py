@@ -450,3 +450,42 @@ def test_a_number_the_question_prints_says_which_claim_not_what_it_claims() -> N
     data = SynthesisInput(question, Plan(), ["p1"], {"p1": paper}, {}, [])
     support = claim_support(question, data)
     assert support["A"] > support["B"] > 0
+
+
+LATENCY = (
+    ("Variant", "Accuracy", "Latency (ms)"),
+    ("MONAQ", "0.91", "210.5"),
+    ("w/o Adesign", "0.85", "612.0"),
+    ("w/o Aeval", "0.88", "540.4"),
+)
+
+
+def test_the_highest_of_an_error_like_metric_is_its_largest_value() -> None:
+    paper = context(cells=LATENCY, method="MONAQ")
+    options = ["w/o A_eval", "w/o A_design", "MONAQ", "Only A_code"]
+    slowest = choose("Which ablated variant has the highest latency?", options, paper)
+    assert slowest is not None and slowest.label == "B"  # 612.0
+    best = choose("Which variant has the best latency?", options, paper)
+    assert best is not None and best.label == "C"  # 210.5
+
+
+def test_a_row_several_options_name_tells_none_of_them_apart() -> None:
+    grid = (("Loss", "AUC-ROC"), ("Overlap", "0.742"), ("BCE", "0.701"), ("Deviation", "0.688"))
+    options = ["ResNet-Overlap", "MLP-Overlap", "AE-Overlap", "FTTransformer-Overlap"]
+    assert choose("Which model has the highest AUC-ROC?", options, context(cells=grid)) is None
+
+
+def test_an_extreme_question_about_the_papers_own_method_reads_its_column() -> None:
+    grid = (
+        ("Dataset", "Grid Search", "MONAQ"),
+        ("FloodModeling", "4,385.44", "120.5"),
+        ("AppliancesEnergy", "3,001.20", "310.7"),
+        ("Cricket", "1,220.00", "95.1"),
+    )
+    options = ["Cricket", "FloodModeling", "AppliancesEnergy", "BenzeneConcentration"]
+    longest = choose(
+        "On which dataset does the proposed framework itself need the longest search time?",
+        options,
+        context(cells=grid, method="MONAQ"),
+    )
+    assert longest is not None and longest.label == "C"  # 310.7 in MONAQ's column

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
+from littrace.read.extremes import (
+    MAX_WORDS,
+    MIN_WORDS,
+    extreme_word,
+    lower_is_better,
+    wants_lower,
+)
 
 
 @pytest.mark.parametrize(
@@ -30,3 +36,29 @@ def test_error_like_metrics_are_lower_is_better_wherever_they_are_named() -> Non
 def test_a_caption_saying_higher_is_better_wins() -> None:
     caption = "Figure 3: error reduction over the baseline (higher is better)."
     assert not lower_is_better("Which method has the best error reduction?", caption=caption)
+
+
+@pytest.mark.parametrize(
+    ("question", "caption", "lower"),
+    [
+        # A literal word asks for its own direction, whatever the metric.
+        ("Which variant has the highest inference latency?", "", False),
+        ("Which model has the lowest BLEU?", "", True),
+        # "best" and "worst" turn with error-like metrics.
+        ("Which model reaches the best FID?", "", True),
+        ("Which model reaches the best accuracy?", "", False),
+        ("Which model is worst?", "Table 2: word error rate (%).", False),
+        ("Which model is worst?", "Table 2: accuracy (%).", True),
+    ],
+)
+def test_wants_lower_reads_literal_words_literally(
+    question: str, caption: str, lower: bool
+) -> None:
+    word = extreme_word(question)
+    assert word is not None
+    assert wants_lower(word, question, caption) is lower
+
+
+def test_extreme_word_is_none_when_both_directions_are_asked() -> None:
+    assert extreme_word("Which has the highest recall and the lowest latency?") is None
+    assert extreme_word("What batch size is used?") is None

@@ -677,3 +677,67 @@ def test_a_label_is_named_by_the_work_it_cites_and_a_compound_in_part() -> None:
     with_dfsdt = question_terms("the fine-tuned model's pass rate with DFSDT")
     assert label_share("ToolLLaMA-DFSDT", with_dfsdt) == 0.25
     assert label_share("ToolLLaMA-DFSDT", question_terms("ChatGPT-DFSDT's pass rate")) == 0.0
+
+
+def test_a_subscript_run_into_an_abbreviation_is_a_term_of_its_own() -> None:
+    # pdf text prints ROUGE-2 with subscript f1 as "R-2f1".
+    wanted = question_terms("What ROUGE-2 F1 does LED-16384 obtain on the tiny summaries?")
+    assert label_share("R-2f1", wanted) == 1.0
+    assert label_share("R-1f1", wanted) == 0.5
+    # The letters after a name's number are the name's ("GPT-4o" is not GPT-4).
+    assert label_share("GPT-4o", question_terms("What does GPT-4 score?")) == 0.0
+
+
+def test_a_label_with_an_arrow_is_named_only_in_its_direction() -> None:
+    for question in ("the text-to-image recall@10", "its Text → Image R@1"):
+        wanted = question_terms(question)
+        assert label_share("Text →Image", wanted) == 1.0
+        assert label_share("Image →Text", wanted) == 0.0
+    # A question naming only one side says nothing of the direction.
+    assert label_share("Image →Text", question_terms("image retrieval recall")) == 0.5
+
+
+def test_a_language_code_is_named_by_its_language() -> None:
+    wanted = question_terms("What nDCG@10 does multi-vector retrieval obtain on Japanese?")
+    assert label_share("ja", wanted) == 1.0
+    assert label_share("ko", wanted) == 0.0
+    # A code is a language only as a column's whole, lower-case label.
+    assert label_share("ID", question_terms("the Indonesian split")) == 0.0
+
+
+def test_a_compound_named_in_parts_apart_counts_less_than_named_together() -> None:
+    wanted = question_terms(
+        "The paper that fine-tunes LLaMA on ChatGPT-annotated data: what win rate does "
+        "ToolLLaMA-DFSDT obtain?"
+    )
+    assert label_share("ToolLLaMA-DFSDT", wanted) == 1.0
+    assert 0.5 < label_share("ChatGPT-DFSDT", wanted) < 1.0
+    assert label_share("BERT-Base", question_terms("BERT base on ChemProt")) == 1.0
+
+
+def test_of_two_rows_named_alike_the_one_naming_more_of_the_question_aligns_better() -> None:
+    grid = (("Method", "GPT2 Large"), ("RAPT", "1,812,480"), ("NC-RAPT", "1,853,440"))
+    wanted = question_terms("How many parameters does the NC-RAPT variant have on GPT2 Large?")
+    best = max(table_cells(grid), key=lambda c: align(wanted, c).score)
+    assert best.text == "1,853,440"
+
+
+def test_spanning_headers_fill_their_spans_beside_a_header_printed_down_the_block() -> None:
+    # InternVL's Table 7: datasets over directions over R@k, each printed near the middle of
+    # its span, and "method" and "avg." printed at the middle of the header block's height.
+    ranks = ("R@1", "R@5", "R@10")
+    directions = ("Image →Text", "Text →Image")
+    grid = (
+        ("", "", "Flickr30K", *[""] * 5, "COCO", *[""] * 5),
+        ("", "", *[c for _ in range(2) for d in directions for c in ("", d, "")][:-1], ""),
+        ("method", *[""] * 12, "avg."),
+        ("", *ranks * 4, ""),
+        ("CoCa", "92.5", "99.5", "99.9", "80.4", "95.7", "97.7", "66.3", "86.2", "91.8",
+         "51.2", "74.2", "82.0", "84.8"),
+    )  # fmt: skip
+    paths = {c.column: c.column_path for c in table_cells(grid)}
+    assert paths[1] == ("Flickr30K", "Image →Text", "R@1")
+    assert paths[4] == ("Flickr30K", "Text →Image", "R@1")
+    assert paths[9] == ("COCO", "Image →Text", "R@10")
+    assert paths[12] == ("COCO", "Text →Image", "R@10")
+    assert paths[13] == ("avg.",)

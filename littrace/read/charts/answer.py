@@ -9,7 +9,7 @@ from littrace.corpus.document import PaperObject
 from littrace.littraceqa import Question
 from littrace.numbers import parse_value, same_number
 from littrace.read.charts.scaled import Chart, Point, Series, read_chart
-from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
+from littrace.read.extremes import extreme_word, wants_lower
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.tables import subject_name
 from littrace.read.text import contains_phrase, norm, terms
@@ -49,27 +49,6 @@ def located_figures(
     for context, obj in found:
         unique.setdefault((context.paper_id, obj.object_id), (context, obj))
     return list(unique.values())
-
-
-def _extreme_word(question: Question) -> str | None:
-    """The word that asks for a maximum or a minimum ("best", "lowest"), None when the
-    question asks for neither or for both."""
-    wants_max = MAX_WORDS.search(question.question)
-    wants_min = MIN_WORDS.search(question.question)
-    if bool(wants_max) == bool(wants_min):
-        return None
-    found = wants_max or wants_min
-    return found.group(0).lower() if found else None
-
-
-def _wants_lower(question: Question, word: str, obj: PaperObject, chart: Chart) -> bool:
-    """Whether ``word`` asks for the minimum: "lowest", or "best" of an error-like metric
-    (named by the question, the caption or the chart's y axis)."""
-    lower = bool(MIN_WORDS.fullmatch(word))
-    if word in ("best", "worst"):
-        flip = lower_is_better(question.question, obj.caption, chart.y_label)
-        lower = lower != flip
-    return lower
 
 
 def _extreme(
@@ -154,7 +133,7 @@ def chart_answer(question: Question, data: SynthesisInput) -> tuple[str, list[Fa
     """Option label of the extreme bar, series or x tick of the located figure's chart, the
     read value as a fact, and how; None when no chart is readable or the options do not map
     onto it unambiguously."""
-    word = _extreme_word(question)
+    word = extreme_word(question.question)
     if not question.multiple_choice_options or word is None:
         return None
     for context, obj in located_figures(question, data):
@@ -162,7 +141,7 @@ def chart_answer(question: Question, data: SynthesisInput) -> tuple[str, list[Fa
         chart = read_chart(pdf_path, obj.page, obj.bbox) if pdf_path else None
         if chart is None:
             continue
-        lower = _wants_lower(question, word, obj, chart)
+        lower = wants_lower(word, question.question, obj.caption, chart.y_label)
         chosen = extreme_option(question, chart, lower, subject_name(context))
         if chosen is None:
             continue

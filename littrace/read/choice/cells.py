@@ -3,6 +3,8 @@ question asks, the extreme of the line it names, or the row that prints what it 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from littrace.littraceqa import Question
 from littrace.numbers import numbers, same_number
 from littrace.read.choice.references import reference_choice, reference_number_choice
@@ -16,7 +18,7 @@ from littrace.read.choice.units import (
     winner,
     without_numbers,
 )
-from littrace.read.extremes import MAX_WORDS, MIN_WORDS, lower_is_better
+from littrace.read.extremes import extreme_word, wants_lower
 from littrace.read.records import SynthesisInput
 from littrace.read.tables import subject_name
 from littrace.read.text import asking_sentence, terms
@@ -108,9 +110,9 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
     column the question names best, or, for options naming columns (methods printed across,
     "MLP | LSTM | CNN"), whose column holds the extreme of the row it names best."""
     text = question.question
-    wants_max, wants_min = bool(MAX_WORDS.search(text)), bool(MIN_WORDS.search(text))
+    word = extreme_word(text)
     options = question.multiple_choice_options or []
-    if not options or wants_max == wants_min:
+    if not options or word is None:
         return None
     # An option may print its value beside the row it names: "SciBERT fine-tune on co-read
     # (77.1)". Options that are only numbers name no row, and so pick none.
@@ -118,25 +120,25 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
     printed = {o.label: o.text.strip() for o in options}
     told = frozenset().union(*named.values())
     wanted = asked_terms(text) - told
-    focus = asked_terms(asking_sentence(text)) - told
+    asking = asking_sentence(text)
+    focus = asked_terms(asking) - told
     best: tuple[float, Choice] | None = None
     for table in tables:
-        # An option pointing at the paper's own method ("the paper's own models") names it.
+        # An option or the question pointing at the paper's own method ("the paper's own
+        # models", "the proposed framework itself") names it.
         subject = subject_name(table.context)
         naming = {
             o.label: own_named(named[o.label], subject_terms(subject, o.text), o.text)
             for o in options
         }
+        asked = own_named(wanted, subject_terms(subject, text), text)
+        asked_focus = own_named(focus, subject_terms(subject, asking), asking)
         for across in (False, True):
-            found = _extreme_line(table, wanted, focus, naming, printed, across)
+            found = _extreme_line(table, asked, asked_focus, naming, printed, across)
             if found is None:
                 continue
             line_score, line, values = found
-            lower = lower_is_better(text, table.obj.caption, " ".join(line))
-            if wants_min and not lower:
-                lower = True
-            elif wants_min and lower and "worst" in text.lower():
-                lower = False
+            lower = wants_lower(word, text, table.obj.caption, " ".join(line))
             pick = min if lower else max
             label = pick(values, key=lambda lab: values[lab].value or 0.0)
             confidence = line_score * table.weight * len(values) / len(options)
@@ -191,6 +193,10 @@ def _extreme_line(
         shares = [item for item in shares if item[0] >= _ROW_NAMED]
         if shares:
             values[label] = max(shares, key=lambda item: item[:2])[2]
+    # A cell that several options name ("Overlap" for "ResNet-Overlap" and "MLP-Overlap")
+    # is none of them: the table does not tell those options apart.
+    named_by = Counter(id(cell) for cell in values.values())
+    values = {label: cell for label, cell in values.items() if named_by[id(cell)] == 1}
     return (score, path, values) if len(values) >= 2 else None
 
 

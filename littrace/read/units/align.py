@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from littrace.read.abbreviations import Glossary
 from littrace.read.units.cells import TableCell
-from littrace.read.units.labels import label_hits, label_share
+from littrace.read.units.labels import label_share, named_terms
 from littrace.read.units.terms import NUMBER_MARK
 
 # A question naming one of a row's settings prefers that row by this much of a label.
@@ -115,7 +115,7 @@ def align(
     # Of two rows named alike, the one whose label names more of the question is the more
     # specific reading ("Avg. of 15 models with LM" over "With LM" for "15 models with LM
     # averaged").
-    named = label_hits(cell.row_path[-1], wanted)[0] if cell.row_path else 0
+    named = named_terms(cell.row_path[-1], wanted) if cell.row_path else 0
     specific = 1.0 - _UNSPECIFIC / max(1, named)
     return Alignment(
         cell,

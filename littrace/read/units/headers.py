@@ -27,11 +27,14 @@ def _spanning_row(
     headed: Sequence[bool],
     below: int | None,
     above: int | None = None,
+    extent: tuple[int, int] | None = None,
 ) -> list[str]:
     """Header row ``i`` with each spanning header filled across the columns it spans.
 
     ``below`` is the next header row with value headers (None for the last header row),
-    ``above`` the previous one, ``headed`` by column whether another header row heads it. A spanning header is printed once over its span. Where the
+    ``above`` the previous one, ``headed`` by column whether another header row heads it,
+    ``extent`` the columns the header rows heading two or more columns head. A spanning
+    header is printed once over its span. Where the
     row's headers split the value columns into equal spans, each holding a header or the
     pieces of one ("3D" + "CSG" for "3D CSG" over two columns, joined), and the
     ``below`` row (for the last header row, the ``above`` one) repeats itself with that period
@@ -44,21 +47,25 @@ def _spanning_row(
     """
     own = [grid_cell(grid, i, j) for j in range(width)]
     placed = [j for j in range(labels, width) if own[j]]
-    values = width - labels
     titles = [text for text in own if text]
     if len(titles) == 1 and PANEL_TITLE.match(titles[0]):
-        return own[:labels] + titles * values
+        return own[:labels] + titles * (width - labels)
     reference = below if below is not None else above
     if reference is None or not placed:
         return own
+    # Equal spans are sought over the columns with sub-headers, not over a column headed only
+    # by a header printed down the header block's height ("avg." beside "R@1 | R@5 | ...").
+    start, stop = extent or (labels, width)
+    inside = [j for j in placed if start <= j < stop]
+    values = stop - start
     # A row with a header over every column spans nothing.
-    if 2 <= len(placed) < values:
-        under = [grid_cell(grid, reference, j) for j in range(labels, width)]
+    if 2 <= len(inside) < values and len(inside) == len(placed):
+        under = [grid_cell(grid, reference, j) for j in range(start, stop)]
         for span in range(2, values // 2 + 1):
             if values % span or not _periodic(under, span):
                 continue
             columns = [
-                [j for j in placed if (j - labels) // span == n] for n in range(values // span)
+                [j for j in placed if (j - start) // span == n] for n in range(values // span)
             ]
             # One header the converter repeated over its whole span is printed once over it.
             pieces = [
@@ -78,7 +85,11 @@ def _spanning_row(
                 for p, c in zip(pieces, columns, strict=True)
             ):
                 spans = [" ".join(p) for p in pieces]
-                return own[:labels] + [spans[(j - labels) // span] for j in range(labels, width)]
+                return (
+                    own[:start]
+                    + [spans[(j - start) // span] for j in range(start, stop)]
+                    + own[stop:]
+                )
     if below is None:
         return own
     filled = list(own)
@@ -106,7 +117,13 @@ def _periodic(row: Sequence[str], span: int) -> bool:
 
 def _spanned_rows(grid: Grid, rows: Sequence[int], labels: int, width: int) -> list[list[str]]:
     """The header rows ``rows`` with their spanning headers filled across their spans."""
-    filled = [i for i in rows if any(grid_cell(grid, i, j) for j in range(labels, width))]
+    headed = {i: [j for j in range(labels, width) if grid_cell(grid, i, j)] for i in rows}
+    # A row heading one column ("method | avg.", printed at the middle of the header
+    # block's height) heads no span; where it heads a column outside the others' extent, it
+    # is no row of sub-headers to span over either.
+    spanned = sorted({j for columns in headed.values() if len(columns) >= 2 for j in columns})
+    extent = (spanned[0], spanned[-1] + 1) if spanned else (labels, width)
+    filled = [i for i in rows if any(extent[0] <= j < extent[1] for j in headed[i])]
     return [
         _spanning_row(
             grid,
@@ -116,6 +133,7 @@ def _spanned_rows(grid: Grid, rows: Sequence[int], labels: int, width: int) -> l
             [any(grid_cell(grid, k, j) for k in rows if k != i) for j in range(width)],
             next((k for k in filled if k > i), None),
             next((k for k in reversed(filled) if k < i), None),
+            extent,
         )
         for i in rows
     ]

@@ -8,7 +8,15 @@ import re
 
 from littrace.read.text import norm, terms
 from littrace.read.units.own import OWN_TERM, marks_own
-from littrace.read.units.terms import INITIALS_MARK, QUOTED_MARK, SYNONYMS, terms_match
+from littrace.read.units.terms import (
+    INITIALS_MARK,
+    LANGUAGES,
+    QUOTED_MARK,
+    SYNONYMS,
+    named_together,
+    reversed_order,
+    terms_match,
+)
 
 # A citation printed inside a label: "ChemProt (Kringelum et al., 2016)".
 _CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)|\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
@@ -18,8 +26,10 @@ _CITED_WORK = re.compile(
     r"\(([A-Z][\w'’-]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s*\(?((?:19|20)\d\d)[a-z]?\)"
 )
 
-# A compound term named in some of its parts (of three letters or more) counts this much.
+# A compound term named in some of its parts (of three letters or more) counts this much;
+# one named in all its parts, but not together, this much.
 _PART_WEIGHT = 0.5
+_SCATTERED = 0.9
 _PART_LETTERS = 3
 
 
@@ -34,15 +44,31 @@ def label_share(label: str, wanted: frozenset[str]) -> float:
     return hits / total if total else 0.0
 
 
+def named_terms(label: str, wanted: frozenset[str]) -> float:
+    """How many of the question's terms ``label`` prints, its compounds' parts counted: of
+    two labels a question names alike, the one naming more of it is the more specific
+    reading ("NC-RAPT" over "RAPT" for "the NC-RAPT variant")."""
+    printed: set[str] = set()
+    for term in terms(_CITATION.sub("", label)):
+        printed.update((term, *_COMPOUND.split(term)))
+    return max(float(len(printed & wanted)), label_hits(label, wanted)[0])
+
+
 @functools.lru_cache(maxsize=65536)
 def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
     """How many of ``label``'s own terms ``wanted`` names, and how many it has."""
     # A question pointing at the paper's own method names the row the paper marks as its own.
     if QUOTED_MARK + norm(label) in wanted or (OWN_TERM in wanted and marks_own(label)):
         return 1, 1
+    # A language printed by its ISO 639-1 code, as multilingual results print them ("ja").
+    label = LANGUAGES.get(label.strip(), label)
     own = {SYNONYMS.get(t, t) for t in terms(_CITATION.sub("", label))}
     if not own:
         return 0, 0
+    # "Text → Video" is not named by a question asking for text from video.
+    arrow = _ARROW.split(label)
+    if len(arrow) == 2 and reversed_order(arrow[0], arrow[1], wanted):
+        return 0, len(own)
     # A question may name a dataset or method only by the work its label cites ("a
     # chemical/disease dataset by Li et al. (2016)" for "BC5CDR (Li et al., 2016)").
     cited = _CITED_WORK.search(label)
@@ -55,40 +81,57 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
         word.lower(): [part.lower() for part in _CAMEL_PART.findall(word)]
         for word in _CAMEL.findall(label)
     }
-    hits = 0.0
-    for term in own:
-        parts = camel.get(term) or [p for p in term.replace("/", "-").split("-") if p]
-        joined = "".join(parts) if len(parts) > 1 else term
-        if (
-            terms_match(term, wanted)
-            or _abbreviates(term, wanted)
-            or (term in shortened and _shortens(term, wanted))
-            or (term in symbols and _names_symbol(term, wanted))
-            or (term in initialisms and INITIALS_MARK + term in wanted)
-            or (
-                len(parts) > 1
-                and (
-                    all(
-                        terms_match(p, wanted) or (p in initialisms and INITIALS_MARK + p in wanted)
-                        for p in parts
-                    )
-                    or terms_match(joined, wanted)
-                )
-            )
-        ):
-            hits += 1
-        elif len(parts) > 1:
-            # A compound naming the question's words in some of its parts ("ToolLLaMA-DFSDT"
-            # for "... with DFSDT") is named in part, at half weight, unless the question
-            # prints a sibling of it ("Overlap-Combined" is not "Overlap-Ranking") or a
-            # number tells it from its siblings ("HouseholdPowerConsumption1").
-            named = [p for p in parts if len(p) >= _PART_LETTERS and terms_match(p, wanted)]
-            unnamed = [p for p in parts if p not in named]
-            if not any(_sibling(p, term, wanted) for p in named) and all(
-                p.isalpha() for p in unnamed
-            ):
-                hits += _PART_WEIGHT * len(named) / len(parts)
-    return hits, len(own)
+    hits, total = 0.0, len(own)
+    for printed in own:
+        # A subscript run into a compound ("R-2f1" for R-2 with subscript f1) is its own term.
+        run_in = _RUN_IN.fullmatch(printed)
+        split = (
+            [printed]
+            if run_in is None or terms_match(printed, wanted)
+            else [run_in.group("base"), run_in.group("subscript")]
+        )
+        total += len(split) - 1
+        for term in split:
+            hits += _term_hits(term, wanted, camel, shortened, symbols, initialisms)
+    return hits, total
+
+
+def _term_hits(
+    term: str,
+    wanted: frozenset[str],
+    camel: dict[str, list[str]],
+    shortened: set[str],
+    symbols: set[str],
+    initialisms: set[str],
+) -> float:
+    """How much of one label term ``wanted`` names (see :func:`label_hits`)."""
+    parts = camel.get(term) or [p for p in term.replace("/", "-").split("-") if p]
+    joined = "".join(parts) if len(parts) > 1 else term
+    if (
+        terms_match(term, wanted)
+        or _abbreviates(term, wanted)
+        or (term in shortened and _shortens(term, wanted))
+        or (term in symbols and _names_symbol(term, wanted))
+        or (term in initialisms and INITIALS_MARK + term in wanted)
+        or (len(parts) > 1 and terms_match(joined, wanted))
+    ):
+        return 1.0
+    if len(parts) > 1 and all(
+        terms_match(p, wanted) or (p in initialisms and INITIALS_MARK + p in wanted) for p in parts
+    ):
+        # Every part named, but apart ("ChatGPT-DFSDT" by "ChatGPT-annotated ...
+        # ToolLLaMA-DFSDT"): less than the compound named whole.
+        return 1.0 if named_together(parts, wanted) else _SCATTERED
+    if len(parts) > 1:
+        # A compound naming the question's words in some of its parts ("ToolLLaMA-DFSDT"
+        # for "... with DFSDT") is named in part, at half weight, unless the question
+        # prints a sibling of it ("Overlap-Combined" is not "Overlap-Ranking") or a
+        # number tells it from its siblings ("HouseholdPowerConsumption1").
+        named = [p for p in parts if len(p) >= _PART_LETTERS and terms_match(p, wanted)]
+        unnamed = [p for p in parts if p not in named]
+        if not any(_sibling(p, term, wanted) for p in named) and all(p.isalpha() for p in unnamed):
+            return _PART_WEIGHT * len(named) / len(parts)
+    return 0.0
 
 
 def _sibling(part: str, term: str, wanted: frozenset[str]) -> bool:
@@ -125,6 +168,10 @@ _CAMEL = re.compile(r"\b[A-Z]?[a-z]+(?:[A-Z][a-z]+)+[A-Z0-9]*\b")
 _CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 # A word a header prints shortened, with a full stop: "Avg.", "Len.", "Max.", "Prec.".
 _SHORTENED = re.compile(r"\b([A-Za-z]{2,5})\.(?!\w)")
+# A subscript run into a one-letter abbreviation: "R-2f1", "R-Lf1" (ROUGE-2 with f1 below),
+# not the letters of a name ("GPT-4o", "BERT-Base").
+_RUN_IN = re.compile(r"(?P<base>[a-z]-(?:\d+|[a-z]))(?P<subscript>[a-z]{1,3}\d?)")
+_ARROW = re.compile(r"\s*(?:→|⟶|⇒|->)\s*")
 
 
 # A symbol printed with its subscript run in ("A_eval" as "Aeval", "L_task" as "Ltask").

@@ -6,7 +6,7 @@ import functools
 import itertools
 import re
 
-from littrace.read.text import STOPWORDS, norm, terms
+from littrace.read.text import STOPWORDS, norm, stem, terms
 
 # Header shorthand read as the words a question uses: "w/o", and the metric letters of
 # results tables ("P | R | F1", "Acc.").
@@ -16,6 +16,62 @@ SYNONYMS = {
     "p": "precision",
     "r": "recall",
     "acc": "accuracy",
+}
+# Languages by the ISO 639-1 codes multilingual results print as column labels ("ar | bn |
+# en | ..."); only a label that is the lower-case code alone is read as its language.
+LANGUAGES = {
+    "af": "Afrikaans",
+    "ar": "Arabic",
+    "bg": "Bulgarian",
+    "bn": "Bengali",
+    "ca": "Catalan",
+    "cs": "Czech",
+    "da": "Danish",
+    "de": "German",
+    "el": "Greek",
+    "en": "English",
+    "es": "Spanish",
+    "et": "Estonian",
+    "fa": "Persian",
+    "fi": "Finnish",
+    "fr": "French",
+    "gu": "Gujarati",
+    "he": "Hebrew",
+    "hi": "Hindi",
+    "hr": "Croatian",
+    "hu": "Hungarian",
+    "id": "Indonesian",
+    "it": "Italian",
+    "ja": "Japanese",
+    "km": "Khmer",
+    "kn": "Kannada",
+    "ko": "Korean",
+    "lt": "Lithuanian",
+    "lv": "Latvian",
+    "ml": "Malayalam",
+    "mr": "Marathi",
+    "ms": "Malay",
+    "nl": "Dutch",
+    "no": "Norwegian",
+    "pa": "Punjabi",
+    "pl": "Polish",
+    "pt": "Portuguese",
+    "ro": "Romanian",
+    "ru": "Russian",
+    "sk": "Slovak",
+    "sl": "Slovenian",
+    "sv": "Swedish",
+    "sw": "Swahili",
+    "ta": "Tamil",
+    "te": "Telugu",
+    "th": "Thai",
+    "tl": "Tagalog",
+    "tr": "Turkish",
+    "uk": "Ukrainian",
+    "ur": "Urdu",
+    "vi": "Vietnamese",
+    "yo": "Yoruba",
+    "zh": "Chinese",
 }
 # Two different tokens meet when they share a prefix this long and the term is the shorter
 # one (a stem or a cut: "finetun" ~ "finetune", "multivec" ~ "multivector") or adds only an
@@ -46,6 +102,7 @@ def _tokens(text: str) -> set[str]:
     found.update(str(_ORDINALS.index(w) + 1) for w in words if w in _ORDINALS)
     # A number standing alone, not the part of a name ("8 frames", not "top-1").
     found.update(NUMBER_MARK + w for w in words if w.isdigit())
+    found.update(_orders(words))
     for term in terms(text):
         term = SYNONYMS.get(term, term)
         found.add(term)
@@ -56,6 +113,46 @@ def _tokens(text: str) -> set[str]:
     return found
 
 
+def _orders(words: list[str]) -> set[str]:
+    """Which of two terms comes first where they stand close, for labels whose order says
+    what they mean ("Text → Video" is not "Video → Text"): "text-to-video" and "text →
+    video" both mark "text" before "video"."""
+    parts = [p for w in words for p in re.split(r"[-/]", w) if p]
+    named = [_term_of(p) if p.isalnum() and p not in STOPWORDS else None for p in parts]
+    return {
+        f"{ORDER_MARK}{first}>{then}"
+        for i, first in enumerate(named)
+        for then in named[i + 1 : i + 1 + _ORDER_WINDOW]
+        if first and then and first != then
+    }
+
+
+def _term_of(word: str) -> str:
+    term = stem(word)
+    return SYNONYMS.get(term, term)
+
+
+def named_together(parts: list[str], wanted: frozenset[str]) -> bool:
+    """Whether the question (``wanted``) names ``parts`` (of one compound label) close
+    together and in order, as "BERT base" names "BERT-Base"; parts it names otherwise (by
+    initials, by a longer word, a number by an ordinal) cannot tell."""
+    named = [term for p in parts if p.isalpha() and (term := _term_of(p)) in wanted]
+    return all(f"{ORDER_MARK}{a}>{b}" in wanted for a, b in itertools.pairwise(named) if a != b)
+
+
+def reversed_order(first: str, then: str, wanted: frozenset[str]) -> bool:
+    """Whether the question (``wanted``) names the words of ``then`` before those of
+    ``first`` where it names them close together, and never the other way round."""
+    before = [_term_of(p) for w in norm(first).split() for p in re.split(r"[-/]", w) if p]
+    after = [_term_of(p) for w in norm(then).split() for p in re.split(r"[-/]", w) if p]
+    pairs = [(a, b) for a in before for b in after if a != b]
+    return any(f"{ORDER_MARK}{b}>{a}" in wanted for a, b in pairs) and not any(
+        f"{ORDER_MARK}{a}>{b}" in wanted for a, b in pairs
+    )
+
+
+# Two terms this close (one word between them: "text-to-video") stand in order.
+_ORDER_WINDOW = 2
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
@@ -92,7 +189,7 @@ def terms_match(term: str, wanted: frozenset[str]) -> bool:
     return any(
         len(other) >= _STEM_PREFIX
         # A marked term ("initials:cs", "quoted:all") is no word to stem into.
-        and not other.startswith((QUOTED_MARK, INITIALS_MARK, NUMBER_MARK))
+        and not other.startswith(MARKS)
         and (
             other.startswith(term)
             or (term.startswith(other) and _SUFFIX.fullmatch(term[len(other) :]) is not None)
@@ -105,3 +202,5 @@ _QUOTED = re.compile(r"""(?:(?<=\s)|^)['‘"“]([^'’"”]{1,40})['’"”](?!
 QUOTED_MARK = "quoted:"
 NUMBER_MARK = "number:"
 INITIALS_MARK = "initials:"
+ORDER_MARK = "order:"
+MARKS = (QUOTED_MARK, NUMBER_MARK, INITIALS_MARK, ORDER_MARK)
