@@ -367,6 +367,8 @@ def answer_span(question: Question, data: SynthesisInput) -> str | None:
         context = data.contexts.get(paper_id)
         if context:
             asked |= subject_terms(context)
+    quantity = _ASKS_QUANTITY.search(question.question) is not None
+    first: str | None = None
     for item in sorted(data.evidence, key=lambda item: -item.score):
         if item.source_type not in ("text_span", "citation_context"):
             continue
@@ -384,12 +386,21 @@ def answer_span(question: Question, data: SynthesisInput) -> str | None:
         if spans:
             best = max(
                 spans,
-                key=lambda s: (bool(re.search(r"\d|[A-Z]", s)), len(s.split())),
+                key=lambda s: (
+                    bool(re.search(r"\d", s)) and quantity,
+                    bool(re.search(r"\d|[A-Z]", s)),
+                    len(s.split()),
+                ),
             )
-            # A quantity asked for is the number the span prints ("6" of "in 6 out of 9").
+            if not quantity:
+                return best
+            # A quantity asked for is the number the span prints ("6" of "in 6 out of 9"),
+            # from the best evidence that prints one.
             amount = next((w.strip(",;:()") for w in best.split() if re.search(r"\d", w)), None)
-            return amount if amount and _ASKS_QUANTITY.search(question.question) else best
-    return None
+            if amount:
+                return amount
+            first = first or best
+    return first
 
 
 def synthesize(data: SynthesisInput) -> Synthesis:

@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from littrace.corpus.document import PaperObject
@@ -32,6 +33,7 @@ from littrace.read.localize import paper_candidates
 from littrace.read.projection import NAMED_ROWS, Projection, project
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.text import asking_clause, contains_phrase, coverage, sentences, terms
+from littrace.read.units import label_share, question_terms, table_cells
 
 # What naming the table's rows, or the localizer finding it, adds to a table's schema fit.
 _ROWS_NAMED = 0.25
@@ -314,13 +316,43 @@ def _located_value(
     return None, None
 
 
+def _listing_paper(
+    entities: Sequence[str], contexts: Sequence[PaperContext]
+) -> PaperContext | None:
+    """The one paper whose tables print every entity the question lists (two or more) as a
+    row or column label: the rows of a table answer all come from it, unless an entity
+    names another selected paper (then each row reads its own paper)."""
+    if len(entities) < 2:
+        return None
+    holding = [c for c in contexts if all(_prints_label(c, entity) for entity in entities)]
+    if len(holding) != 1:
+        return None
+    others = [c for c in contexts if c is not holding[0]]
+    if any(contains_phrase(c.paper.title, entity) for c in others for entity in entities):
+        return None
+    return holding[0]
+
+
+def _prints_label(context: PaperContext, entity: str) -> bool:
+    """Whether a table of the paper prints ``entity`` as a row or column label (each naming
+    all of the other's terms)."""
+    named = question_terms(entity)
+    return any(
+        label_share(label, named) >= 1.0 and label_share(entity, question_terms(label)) >= 1.0
+        for obj in paper_tables(context)
+        for cell in table_cells(obj.cells)
+        for label in (cell.row_path[-1:] + cell.column_path[-1:])
+    )
+
+
 def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], str]:
     """The typed rows of a table answer, the facts they rest on, and how the rows were chosen."""
     schema = data.question.table_schema or []
     keys = [c for c in schema if c.is_row_key] or schema[:1]
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
-    if len(contexts) == 1 and not _PAPER_KEY.search(keys[0].name):
-        projected = _projected_rows(data, contexts[0], keys[0])
+    source = contexts[0] if len(contexts) == 1 else _listing_paper(data.plan.rows, contexts)
+    if source is not None and not _PAPER_KEY.search(keys[0].name):
+        projected = _projected_rows(data, source, keys[0])
         if projected is not None:
             projected_rows = assemble_rows(schema, projected[0])
             if projected_rows:

@@ -191,6 +191,23 @@ def test_a_quantity_asked_for_is_the_number_the_best_sentence_prints() -> None:
     assert run(which, [paper])["freeform"]["text"] != "6"
 
 
+def test_a_quantity_asked_for_comes_from_the_best_evidence_printing_a_number() -> None:
+    from littrace.read.records import EvidenceItem
+    from littrace.read.synthesize import answer_span
+
+    question = ask("On average, how many questions did participants answer correctly?")
+    evidence = [
+        EvidenceItem("p1", "text_span", {}, 0.9, text="The full interface helped participants."),
+        EvidenceItem("p1", "text_span", {}, 0.8, text="Readers answered 3.73 of seven on average."),
+    ]
+    data = SynthesisInput(question, Plan(), ["p1"], {"p1": context()}, {}, evidence)
+    assert answer_span(question, data) == "3.73"
+    # Not asked for a quantity, the best evidence's span stands.
+    which = ask("Which interface helped participants?")
+    data = SynthesisInput(which, Plan(), ["p1"], {"p1": context()}, {}, evidence)
+    assert answer_span(which, data) != "3.73"
+
+
 def test_options_equally_absent_are_told_apart_by_the_numbers_the_evidence_prints() -> None:
     from littrace.read.records import SynthesisInput as Input
     from littrace.read.synthesize import synthesize as answer

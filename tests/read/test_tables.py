@@ -190,3 +190,36 @@ def test_the_table_holding_the_rows_the_question_names_carries_the_answer() -> N
     rows, _, how = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
     assert how == "Table 2 projected, named rows"
     assert [row["Model"] for row in rows] == ["RAPT", "PTR"]
+
+
+def test_listed_rows_one_selected_papers_table_prints_are_read_off_that_table() -> None:
+    # A second paper was selected too; only the first prints the listed models.
+    results = (
+        ("Models", "D → S", "", "D → T", ""),
+        ("", "R-Lf1", "Words", "R-Lf1", "Words"),
+        ("PEGASUS", "29.99", "94.6", "18.44", "22.3"),
+        ("BART", "29.84", "114.0", "19.36", "21.7"),
+        ("PRIMERA", "30.81", "110.2", "21.84", "27.9"),
+    )
+    lexsum = context("pa", "Multi-LexSum", cells=results)
+    other = context("pb", "Paper Plain")
+    question = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="For the short-summary task (D → S), report the ROUGE-L F1 and the words "
+        "generated of each baseline (PEGASUS, BART).",
+        answer_types=["table"],
+        table_schema=[
+            TableColumn(name="Model", type="string", is_row_key=True),
+            TableColumn(name="R-L F1", type="number", is_row_key=False),
+            TableColumn(name="Words", type="number", is_row_key=False),
+        ],
+    )
+    plan = Plan(rows=["PEGASUS", "BART"])
+    data = SynthesisInput(question, plan, ["pb", "pa"], {"pa": lexsum, "pb": other}, {}, [])
+    rows, _, how = table_rows(data)
+    assert how.endswith("projected, named rows")
+    assert rows == [
+        {"Model": "PEGASUS", "R-L F1": 29.99, "Words": 94.6},
+        {"Model": "BART", "R-L F1": 29.84, "Words": 114.0},
+    ]
