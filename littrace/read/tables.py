@@ -324,7 +324,8 @@ def _listing_paper(
     names another selected paper (then each row reads its own paper)."""
     if len(entities) < 2:
         return None
-    holding = [c for c in contexts if all(_prints_label(c, entity) for entity in entities)]
+    labels = {id(c): _labels(c) for c in contexts}
+    holding = [c for c in contexts if all(_prints(labels[id(c)], e) for e in entities)]
     if len(holding) != 1:
         return None
     others = [c for c in contexts if c is not holding[0]]
@@ -333,15 +334,22 @@ def _listing_paper(
     return holding[0]
 
 
-def _prints_label(context: PaperContext, entity: str) -> bool:
-    """Whether a table of the paper prints ``entity`` as a row or column label (each naming
-    all of the other's terms)."""
-    named = question_terms(entity)
-    return any(
-        label_share(label, named) >= 1.0 and label_share(entity, question_terms(label)) >= 1.0
+def _labels(context: PaperContext) -> set[str]:
+    """The innermost row and column labels the paper's tables print."""
+    return {
+        label
         for obj in paper_tables(context)
         for cell in table_cells(obj.cells)
         for label in (cell.row_path[-1:] + cell.column_path[-1:])
+    }
+
+
+def _prints(labels: set[str], entity: str) -> bool:
+    """Whether one of ``labels`` is ``entity`` (each naming all of the other's terms)."""
+    named = question_terms(entity)
+    return any(
+        label_share(label, named) >= 1.0 and label_share(entity, question_terms(label)) >= 1.0
+        for label in labels
     )
 
 

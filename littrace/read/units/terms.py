@@ -117,7 +117,7 @@ def _orders(words: list[str]) -> set[str]:
     """Which of two terms comes first where they stand close, for labels whose order says
     what they mean ("Text → Video" is not "Video → Text"): "text-to-video" and "text →
     video" both mark "text" before "video"."""
-    parts = [p for w in words for p in re.split(r"[-/]", w) if p]
+    parts = _parts(words)
     named = [_term_of(p) if p.isalnum() and p not in STOPWORDS else None for p in parts]
     return {
         f"{ORDER_MARK}{first}>{then}"
@@ -125,6 +125,11 @@ def _orders(words: list[str]) -> set[str]:
         for then in named[i + 1 : i + 1 + _ORDER_WINDOW]
         if first and then and first != then
     }
+
+
+def _parts(words: list[str]) -> list[str]:
+    """The words with their hyphen and slash parts apart ("text-to-video": text, to, video)."""
+    return [p for w in words for p in re.split(r"[-/]", w) if p]
 
 
 def _term_of(word: str) -> str:
@@ -143,8 +148,8 @@ def named_together(parts: list[str], wanted: frozenset[str]) -> bool:
 def reversed_order(first: str, then: str, wanted: frozenset[str]) -> bool:
     """Whether the question (``wanted``) names the words of ``then`` before those of
     ``first`` where it names them close together, and never the other way round."""
-    before = [_term_of(p) for w in norm(first).split() for p in re.split(r"[-/]", w) if p]
-    after = [_term_of(p) for w in norm(then).split() for p in re.split(r"[-/]", w) if p]
+    before = [_term_of(p) for p in _parts(norm(first).split())]
+    after = [_term_of(p) for p in _parts(norm(then).split())]
     pairs = [(a, b) for a in before for b in after if a != b]
     return any(f"{ORDER_MARK}{b}>{a}" in wanted for a, b in pairs) and not any(
         f"{ORDER_MARK}{a}>{b}" in wanted for a, b in pairs
