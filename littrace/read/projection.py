@@ -42,6 +42,8 @@ from littrace.read.text import contains_phrase, terms
 from littrace.read.units import (
     TableCell,
     asked_terms,
+    header_row_count,
+    label_column_count,
     label_share,
     marks_own,
     path_score,
@@ -52,18 +54,19 @@ from littrace.read.units import (
     transposed,
     without_own_note,
 )
+from littrace.read.units.grid import grid_cell
 
 Grid = Sequence[Sequence[str]]
 # A header that holds under this share of a column name's terms does not name that column.
-_MIN_COLUMN_MATCH = 0.34
+MIN_COLUMN_MATCH = 0.34
 # How a projection narrowed to the rows the question names says so.
 NAMED_ROWS = "named rows"
 # A column named in percent matches a table column printing no percentages this much.
 _NOT_PERCENT = 0.5
 _SPACE = re.compile(r"\s+")
 _PARENTHESES = re.compile(r"\([^()]*\)")
-# A citation marker printed after a row label: "ViT-22B [37]".
-_CITATION_MARK = re.compile(r"\s*\[\d+(?:[,–-]\s*\d+)*\]")
+# A citation printed after a row label: "ViT-22B [37]", "BC5CDR (Li et al., 2016)".
+_CITATION_MARK = re.compile(r"\s*\[\d+(?:[,–-]\s*\d+)*\]|\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)")
 
 
 @dataclass(frozen=True)
@@ -110,11 +113,14 @@ def _map_columns(
     values: list[TableColumn],
     question: frozenset[str],
     percent: frozenset[int] = frozenset(),
+    own: frozenset[int] | None = None,
 ) -> tuple[dict[str, int], float]:
     """Each value column's table column (distinct, by its index in ``paths``), and the mean
     match over value columns; a column named in percent ("Kept after stage 1 (%)") is read
     from the table columns printing percentages (``percent``), where there are any, rather
-    than from their neighbours that count ("1.94B")."""
+    than from their neighbours that count ("1.94B"); ``own``: the columns of the paper's
+    own method, read by a column no header names (when given, instead of the column the
+    question names outright)."""
     scored = sorted(
         (
             (
@@ -132,22 +138,29 @@ def _map_columns(
     total = 0.0
     for score, index, j in scored:
         name = values[index].name
-        if score < _MIN_COLUMN_MATCH or name in mapped or j in mapped.values():
+        if score < MIN_COLUMN_MATCH or name in mapped or j in mapped.values():
             continue
         mapped[name] = j
         total += score
     unmapped = [column.name for column in values if column.name not in mapped]
     if len(unmapped) == 1:
-        named = [
-            j
-            for j, path in paths.items()
-            if j not in mapped.values() and path and path_score(path[-1:], question) >= 1.0
-        ]
+        # A column that names its paper rather than a header ("the corpus-pretrained
+        # BERT's mean (2020 paper)") reads the one column of the paper's own method; the
+        # question names the other papers' columns too, so naming one proves nothing.
+        named = (
+            [j for j in own if j not in mapped.values()]
+            if own is not None
+            else [
+                j
+                for j, path in paths.items()
+                if j not in mapped.values() and path and path_score(path[-1:], question) >= 1.0
+            ]
+        )
         if len(named) == 1:
             mapped[unmapped[0]] = named[0]
-            total += _MIN_COLUMN_MATCH
+            total += MIN_COLUMN_MATCH
     # A key-only schema ("which datasets ...") is carried by any table with row labels.
-    return mapped, total / len(values) if values else _MIN_COLUMN_MATCH
+    return mapped, total / len(values) if values else MIN_COLUMN_MATCH
 
 
 def _named_rows(
@@ -240,6 +253,30 @@ def _condition_rows(
     return [path for path in rows if path in kept], ", ".join(text for text, _ in named)
 
 
+def _prints_own(path: tuple[str, ...], subject: str) -> bool:
+    """Whether a header ``path`` is the paper's own method's: marked so ("(ours)") or
+    printing the name of what the paper introduces ("S2ORC-SciBERT" for "S2ORC")."""
+    named = question_terms(subject) if subject else frozenset()
+    return any(
+        marks_own(level) or (named and label_share(subject, question_terms(level)) >= 1.0)
+        for level in path
+    )
+
+
+def _key_header_level(grid: Grid, key: str) -> int | None:
+    """The row-path level of the one label column whose header names the key column
+    ("Dataset" among "Domain | Dataset | Reference | Task"), counted from the innermost."""
+    labels = label_column_count(grid)
+    heads = header_row_count(grid, labels)
+    named = [
+        j
+        for j in range(labels)
+        if (header := " ".join(filter(None, (grid_cell(grid, i, j) for i in range(heads)))))
+        and label_share(key, question_terms(header)) >= 1.0
+    ]
+    return named[0] - labels if len(named) == 1 else None
+
+
 def _key_level(paths: Sequence[tuple[str, ...]]) -> int:
     """The path level that keys the rows: the innermost label, unless the rows share it
     ("SFT | QFFT | ∆" repeated under "S1.1", "LIMO", ...), then the innermost level whose
@@ -260,6 +297,8 @@ def _project_cells(
     entities: Sequence[str],
     subject: str = "",
     glossary: Glossary | None = None,
+    own_column: bool = False,
+    named_level: int | None = None,
 ) -> tuple[list[ProjectedRow], dict[str, tuple[str, ...]], float, str]:
     question = asked_terms(question_text)
     keys = [column for column in schema if column.is_row_key] or schema[:1]
@@ -273,7 +312,12 @@ def _project_cells(
     for cell in cells:
         printed.setdefault(cell.column, []).append(cell.text.rstrip().endswith("%"))
     percent = frozenset(j for j, marks in printed.items() if sum(marks) > len(marks) / 2)
-    mapped, fit = _map_columns(paths, values, question, percent)
+    own = (
+        frozenset(j for j, path in paths.items() if _prints_own(path, subject))
+        if own_column
+        else None
+    )
+    mapped, fit = _map_columns(paths, values, question, percent, own)
     rows: dict[tuple[str, ...], dict[int, TableCell]] = {}
     for cell in cells:
         if cell.row_path:
@@ -290,7 +334,13 @@ def _project_cells(
     )
     if conditioned:
         kept, narrowed_by = conditioned, f"rows holding {condition!r}"
-    level = _key_level(kept)
+    level = (
+        named_level
+        if named_level is not None
+        and all(len(path) >= -named_level for path in kept)
+        and len({path[named_level] for path in kept}) == len(kept)
+        else _key_level(kept)
+    )
     projected = [
         ProjectedRow(
             printed_label(path[level]),
@@ -309,18 +359,29 @@ def project(
     entities: Sequence[str] = (),
     subject: str = "",
     glossary: Glossary | None = None,
+    own_column: bool = False,
 ) -> Projection | None:
     """The schema read off ``grid`` in the orientation whose headers carry it best, or None
     when no header names any value column (``subject``: the name of what the paper
     introduces, whose rows are its own method's; ``glossary``: the short forms the paper
-    defines)."""
+    defines; ``own_column``: a value column no header names reads the one column of the
+    paper's own method, for a column that names the paper rather than a header)."""
     best: Projection | None = None
+    keys = [column for column in schema if column.is_row_key] or schema[:1]
     for flipped in (False, True):
-        cells = table_cells(transposed(grid) if flipped else grid)
+        read = transposed(grid) if flipped else grid
+        cells = table_cells(read)
         if not cells:
             continue
         rows, columns, fit, narrowed_by = _project_cells(
-            cells, schema, question_text, entities, subject, glossary
+            cells,
+            schema,
+            question_text,
+            entities,
+            subject,
+            glossary,
+            own_column,
+            _key_header_level(read, keys[0].name),
         )
         if not rows or fit <= 0:
             continue

@@ -1,9 +1,12 @@
 """Table answers (TRACE §3.3) and the table-cell lookups the synthesizer shares.
 
-The row entity is the schema's key column(s). When the question lists its entities
-(``plan.rows``) the row ledger is fixed to them; when the key column names papers, each
-selected paper is a row; otherwise the rows are the row labels of the selected paper's best
-matching table. Every other column is filled per row from its source paper: detected table
+The row entity is the schema's key column(s). One selected work (two pool records of a
+paper are one work), or the one work whose tables print every listed entity, gives the rows
+of its best-fitting table, projected onto the schema. With several works, value columns
+that name their papers ("Finetune (2019 paper)") or that one paper's headers alone carry are
+read off each paper's own table and the rows joined (:mod:`littrace.read.cross_paper`).
+Otherwise, when the question lists its entities (``plan.rows``) the row ledger is fixed to
+them; when the key column names papers, each selected paper is a row. Every other column is filled per row from its source paper: detected table
 cells first (row label against the entity, header against the column name), then the
 localizer's best item for that column (a printed object id such as ``"Equation 3"``, a
 reference number, or a number in the passage). Rows are keyed by the normalised row key,
@@ -29,11 +32,12 @@ from littrace.littraceqa import TableColumn
 from littrace.numbers import numbers, parse_value
 from littrace.read.abbreviations import table_glossary
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
+from littrace.read.cross_paper import Cue, column_papers, join_rows, names_entity
 from littrace.read.localize import paper_candidates
-from littrace.read.projection import NAMED_ROWS, Projection, project
+from littrace.read.projection import MIN_COLUMN_MATCH, NAMED_ROWS, Projection, project
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.text import asking_clause, contains_phrase, coverage, sentences, terms
-from littrace.read.units import label_share, question_terms, table_cells
+from littrace.read.units import table_cells
 
 # What naming the table's rows, or the localizer finding it, adds to a table's schema fit.
 _ROWS_NAMED = 0.25
@@ -231,11 +235,16 @@ def _row_ledger(data: SynthesisInput, key: TableColumn) -> list[tuple[str, Paper
 
 
 def best_projection(
-    data: SynthesisInput, context: PaperContext
+    data: SynthesisInput,
+    context: PaperContext,
+    schema: list[TableColumn] | None = None,
+    own_column: bool = False,
 ) -> tuple[PaperObject, Projection] | None:
-    """The paper's table that carries the question's schema best (header fit, then how much
-    of the question its caption and headers hold), projected onto the schema."""
-    schema = data.question.table_schema or []
+    """The paper's table that carries ``schema`` (the question's by default) best (header
+    fit, then how much of the question its caption and headers hold), projected onto it;
+    ``own_column`` as in :func:`~littrace.read.projection.project`."""
+    if schema is None:
+        schema = data.question.table_schema or []
     query = dict.fromkeys(terms(data.question.question), 1.0)
     located = {
         item.locator.get("table_id")
@@ -251,6 +260,7 @@ def best_projection(
             data.plan.rows,
             subject_name(context),
             table_glossary(context, obj),
+            own_column,
         )
         if found is None:
             continue
@@ -269,9 +279,13 @@ def best_projection(
 
 
 def _projected_rows(
-    data: SynthesisInput, context: PaperContext, key: TableColumn
+    data: SynthesisInput,
+    context: PaperContext,
+    key: TableColumn,
+    schema: list[TableColumn] | None = None,
+    own_column: bool = False,
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[Fact], str] | None:
-    found = best_projection(data, context)
+    found = best_projection(data, context, schema, own_column)
     if found is None:
         return None
     obj, projection = found
@@ -325,7 +339,11 @@ def _listing_paper(
     if len(entities) < 2:
         return None
     labels = {id(c): _labels(c) for c in contexts}
-    holding = [c for c in contexts if all(_prints(labels[id(c)], e) for e in entities)]
+    holding = [
+        c
+        for c in contexts
+        if all(any(names_entity(label, e) for label in labels[id(c)]) for e in entities)
+    ]
     if len(holding) != 1:
         return None
     others = [c for c in contexts if c is not holding[0]]
@@ -344,13 +362,63 @@ def _labels(context: PaperContext) -> set[str]:
     }
 
 
-def _prints(labels: set[str], entity: str) -> bool:
-    """Whether one of ``labels`` is ``entity`` (each naming all of the other's terms)."""
-    named = question_terms(entity)
-    return any(
-        label_share(label, named) >= 1.0 and label_share(entity, question_terms(label)) >= 1.0
-        for label in labels
-    )
+def _distinct_works(contexts: Sequence[PaperContext]) -> list[PaperContext]:
+    """``contexts`` with one record per work (two pool records of one paper share a title)."""
+    works: dict[str, PaperContext] = {}
+    for context in contexts:
+        works.setdefault(" ".join(terms(context.paper.title)), context)
+    return list(works.values())
+
+
+def _cross_paper_rows(
+    data: SynthesisInput, works: Sequence[PaperContext], key: TableColumn
+) -> tuple[list[tuple[str, dict[str, Any]]], list[Fact], str] | None:
+    """Rows whose value columns read different papers (see :mod:`littrace.read.cross_paper`),
+    or None when no column is one paper's."""
+    schema = data.question.table_schema or []
+    values = [c for c in schema if not c.is_row_key and c is not key]
+    cues = {c.paper_id: Cue(c.paper.year, c.paper.venue, c.paper.title) for c in works}
+    owners = column_papers([c.name for c in values], cues)
+    for column in values:
+        if column.name in owners:
+            continue
+        fits = sorted(
+            (
+                (found[1].fit, context.paper_id)
+                for context in works
+                if (found := best_projection(data, context, [key, column]))
+            ),
+            reverse=True,
+        )
+        # A column only one paper's headers name is that paper's; one several carry is
+        # the best carrier's when the other columns name their papers (a table split by
+        # column), else each row's own (a table split by row, read by the ledger).
+        named = [fit for fit in fits if fit[0] > MIN_COLUMN_MATCH]
+        if len(named) == 1 or (owners and len(fits) > 1 and fits[0][0] > fits[1][0]):
+            owners[column.name] = fits[0][1]
+    if not owners:
+        return None
+    parts: list[list[tuple[str, dict[str, Any]]]] = []
+    facts: list[Fact] = []
+    hows: list[str] = []
+    for context in works:
+        columns = [c for c in values if owners.get(c.name) == context.paper_id]
+        if not columns:
+            continue
+        projected = _projected_rows(data, context, key, [key, *columns], own_column=True)
+        if projected is None:
+            continue
+        parts.append([(label, _without(raw, key.name)) for label, raw in projected[0]])
+        facts += projected[1]
+        hows.append(f"{context.paper_id}: {projected[2]}")
+    if not parts:
+        return None
+    rows = [(label, {key.name: label, **raw}) for label, raw in join_rows(parts, data.plan.rows)]
+    return rows, facts, "; ".join(hows)
+
+
+def _without(raw: dict[str, Any], name: str) -> dict[str, Any]:
+    return {column: value for column, value in raw.items() if column != name}
 
 
 def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], str]:
@@ -358,9 +426,14 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
     schema = data.question.table_schema or []
     keys = [c for c in schema if c.is_row_key] or schema[:1]
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
-    source = contexts[0] if len(contexts) == 1 else _listing_paper(data.plan.rows, contexts)
-    if source is not None and not _PAPER_KEY.search(keys[0].name):
-        projected = _projected_rows(data, source, keys[0])
+    works = _distinct_works(contexts)
+    source = works[0] if len(works) == 1 else _listing_paper(data.plan.rows, works)
+    if not _PAPER_KEY.search(keys[0].name):
+        projected = (
+            _projected_rows(data, source, keys[0])
+            if source is not None
+            else _cross_paper_rows(data, works, keys[0])
+        )
         if projected is not None:
             projected_rows = assemble_rows(schema, projected[0])
             if projected_rows:

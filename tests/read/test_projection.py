@@ -140,6 +140,7 @@ def test_printed_labels_are_nfkc_normalised_without_citation_or_own_work_marks()
     assert printed_label("β₊  (ours)") == "β+"
     assert printed_label("πₜ") == "πt"
     assert printed_label("ViT-22B [37]") == "ViT-22B"
+    assert printed_label("BC5CDR (Li et al., 2016)") == "BC5CDR"
     assert printed_label("M3-Embedding (Our Work)") == "M3-Embedding"
     # A label that is nothing but the mark, or starts with "Ours", keeps it.
     assert printed_label("Ours (full)") == "Ours (full)"
@@ -350,3 +351,37 @@ def test_a_long_form_several_rows_share_names_none_of_them() -> None:
     found = project(grid, _schema("Model", "AUC-PR"), question, glossary=glossary)
     assert found is not None and found.narrowed_by == ""
     assert [row.values["AUC-PR"].text for row in found.rows] == ["0.652", "0.660", "0.601"]
+
+
+# S2ORC (ACL 2020) Table 5's first block, as extracted: four label columns, the dataset second.
+DOMAINS = (
+    ("Domain", "Dataset", "Reference", "Task", "SCIBERT", "S2ORC- SCIBERT"),
+    ("", "BC5CDR", "Li et al. (2016)", "NER", "90.01", "90.41 ± 0.06"),
+    ("", "JNLPBA", "Collier and Kim (2004)", "NER", "77.28", "77.70 ± 0.25"),
+    ("", "NCBI-disease", "Do˘gan et al. (2014)", "NER", "88.57", "88.70 ± 0.52"),
+    ("Biomed", "EBM-NLP", "Nye et al. (2018)", "PICO", "72.28", "72.35 ± 0.95"),
+    ("", "GENIA", "Kim et al. (2003)", "DEP (LAS)", "90.43", "90.80 ± 0.19"),
+    ("", "GENIA", "Kim et al. (2003)", "DEP (UAS)", "91.99", "92.31 ± 0.18"),
+    ("", "ChemProt", "Krallinger et al. (2017)", "REL", "83.64", "84.59 ± 0.93"),
+)
+
+
+def test_rows_are_keyed_by_the_label_column_whose_header_names_the_key() -> None:
+    # The rows kept share their task; the key is the dataset, not the reference beside it.
+    found = project(DOMAINS, _schema("Dataset", "SciBERT"), "SciBERT's score on each NER dataset")
+    assert found is not None
+    assert [row.key for row in found.rows] == ["BC5CDR", "JNLPBA", "NCBI-disease"]
+
+
+def test_a_column_no_header_names_reads_the_papers_own_column_only_when_asked() -> None:
+    schema = _schema("Dataset", "Corpus-pretrained BERT mean")
+    question = "The mean score of the corpus-pretrained BERT on each dataset"
+    assert project(DOMAINS, schema, question, subject="S2ORC") is None
+    found = project(DOMAINS, schema, question, subject="S2ORC", own_column=True)
+    assert found is not None
+    assert [cell.text for row in found.rows for cell in row.values.values()][:2] == [
+        "90.41 ± 0.06",
+        "77.70 ± 0.25",
+    ]
+    # Two columns of the paper's own method: none is read.
+    assert project(DOMAINS, schema, question, subject="SciBERT", own_column=True) is None

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from littrace.littraceqa import Question, TableColumn
 from littrace.llm.replies import Plan
-from littrace.read.records import SynthesisInput
+from littrace.read.records import PaperContext, SynthesisInput
 from littrace.read.tables import assemble_rows, lookup_cell, subject_name, table_rows, typed_value
 from littrace.read.text import asking_clause
 from tests.read.helpers import TABLE_CELLS, context
@@ -223,3 +223,97 @@ def test_listed_rows_one_selected_papers_table_prints_are_read_off_that_table() 
         {"Model": "PEGASUS", "R-L F1": 29.99, "Words": 94.6},
         {"Model": "BART", "R-L F1": 29.84, "Words": 114.0},
     ]
+
+
+def _paper(paper_id: str, title: str, venue: str, year: int, cells: tuple) -> PaperContext:
+    made = context(paper_id, title.split(":")[0], cells=cells)
+    record = replace(made.paper, title=title, venue=venue, year=year)
+    return replace(made, paper=record)
+
+
+def test_a_table_split_by_column_reads_each_column_from_the_paper_it_names() -> None:
+    scibert = _paper(
+        "pa",
+        "SciBERT: A Pretrained Language Model for Scientific Text",
+        "EMNLP",
+        2019,
+        (
+            ("Dataset", "BERT-Base", "", "SciBERT", ""),
+            ("", "Frozen", "Finetune", "Frozen", "Finetune"),
+            ("BC5CDR (Li et al., 2016)", "85.08", "86.72", "88.73", "90.01"),
+            ("JNLPBA (Collier and Kim, 2004)", "74.05", "76.09", "75.77", "77.28"),
+            ("ChemProt (Kringelum et al., 2016)", "68.21", "79.14", "75.03", "83.64"),
+        ),
+    )
+    s2orc = _paper(
+        "pb",
+        "S2ORC: The Semantic Scholar Open Research Corpus",
+        "ACL",
+        2020,
+        (
+            ("Dataset", "SciBERT", "S2ORC-SciBERT"),
+            ("BC5CDR", "90.01", "90.41 ± 0.06"),
+            ("JNLPBA", "77.28", "77.70 ± 0.25"),
+            ("SciCite", "85.49", "84.76 ± 0.37"),
+        ),
+    )
+    schema = [
+        TableColumn(name="Dataset", type="string", is_row_key=True),
+        TableColumn(name="Scientific BERT Finetune (2019 paper)", type="number", is_row_key=False),
+        TableColumn(name="Open corpus BERT mean (2020 paper)", type="number", is_row_key=False),
+    ]
+    question = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="For the datasets both report, the finetuned scientific BERT of the 2019 "
+        "paper next to the mean of the BERT the 2020 paper pretrains on its open corpus.",
+        answer_types=["table"],
+        table_schema=schema,
+    )
+    # The scientific BERT's record twice (two pool records of one paper) and the corpus paper.
+    twin = replace(scibert, paper=replace(scibert.paper, paper_id="pa2"))
+    papers = {"pa": scibert, "pb": s2orc, "pa2": twin}
+    data = SynthesisInput(question, Plan(), ["pa", "pb", "pa2"], papers, {}, [])
+    rows, facts, how = table_rows(data)
+    assert rows == [
+        {
+            "Dataset": "BC5CDR",
+            "Scientific BERT Finetune (2019 paper)": 90.01,
+            "Open corpus BERT mean (2020 paper)": 90.41,
+        },
+        {
+            "Dataset": "JNLPBA",
+            "Scientific BERT Finetune (2019 paper)": 77.28,
+            "Open corpus BERT mean (2020 paper)": 77.7,
+        },
+    ]
+    assert {fact.paper_id for fact in facts} == {"pa", "pb"} and "pb: Table 1" in how
+
+
+def test_a_column_one_papers_headers_name_is_read_off_that_paper_alone() -> None:
+    filters = _paper(
+        "pb",
+        "S2ORC: The Semantic Scholar Open Research Corpus",
+        "ACL",
+        2020,
+        (("Filter", "Number of PDFs"), ("PyPDF2 error", "0.54M"), ("Over 50 pages", "2.27M")),
+    )
+    schema = [
+        TableColumn(name="Filter", type="string", is_row_key=True),
+        TableColumn(name="PDFs removed (millions)", type="number", is_row_key=False),
+    ]
+    question = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="The corpus cited by the SparseSieve paper screened PDFs with filters. "
+        "How many PDFs did each filter remove?",
+        answer_types=["table"],
+        table_schema=schema,
+    )
+    data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": context(), "pb": filters}, {}, [])
+    rows, _, how = table_rows(data)
+    assert rows == [
+        {"Filter": "PyPDF2 error", "PDFs removed (millions)": 0.54},
+        {"Filter": "Over 50 pages", "PDFs removed (millions)": 2.27},
+    ]
+    assert how == "pb: Table 1 projected"

@@ -741,3 +741,16 @@ def test_spanning_headers_fill_their_spans_beside_a_header_printed_down_the_bloc
     assert paths[9] == ("COCO", "Image →Text", "R@10")
     assert paths[12] == ("COCO", "Text →Image", "R@10")
     assert paths[13] == ("avg.",)
+
+
+def test_two_words_a_name_runs_together_are_named_by_it() -> None:
+    # "SciBERT" runs "Scientific" (cut to its start) and "BERT" together.
+    assert label_share("Scientific BERT Finetune", question_terms("SciBERT Finetune")) == 1.0
+    assert label_share("Biomedical BERT", question_terms("BioBERT")) == 1.0
+    # A cut of more than half the word is no blend: "withlm" is "with LM", not "without LM".
+    assert label_share("Without LM", question_terms("with LM embeddings")) < 1.0
+    assert label_share("Scientific BERT", question_terms("SciBERTa")) == 0.0
+    # A printed name is named by the words it runs together, standing close and in order.
+    assert label_share("SciBERT", question_terms("a scientific-text BERT model")) == 1.0
+    assert label_share("BioBERT", question_terms("biomedical data, then a BERT model")) == 0.0
+    assert label_share("BioBERT", question_terms("a BERT model on biomedical text")) == 0.0

@@ -4,6 +4,7 @@ shortened words and symbols."""
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 from littrace.read.text import norm, terms
@@ -11,6 +12,7 @@ from littrace.read.units.own import OWN_TERM, marks_own
 from littrace.read.units.terms import (
     INITIALS_MARK,
     LANGUAGES,
+    ORDER_MARK,
     QUOTED_MARK,
     SYNONYMS,
     named_together,
@@ -81,8 +83,12 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
         word.lower(): [part.lower() for part in _CAMEL_PART.findall(word)]
         for word in _CAMEL.findall(label)
     }
+    blended = _blended(label, wanted)
     hits, total = 0.0, len(own)
     for printed in own:
+        if printed in blended:
+            hits += 1
+            continue
         # A subscript run into a compound ("R-2f1" for R-2 with subscript f1) is its own term.
         run_in = _RUN_IN.fullmatch(printed)
         split = (
@@ -94,6 +100,44 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
         for term in split:
             hits += _term_hits(term, wanted, camel, shortened, symbols, initialisms)
     return hits, total
+
+
+def _blended(label: str, wanted: frozenset[str]) -> set[str]:
+    """Pairs of ``label``'s words that a wanted term runs together, the first cut to its
+    start (at most half of it): "Scientific BERT" printed as "SciBERT"."""
+    words = terms(_CITATION.sub("", label))
+    blended: set[str] = set()
+    for first, then in itertools.pairwise(words):
+        for term in wanted:
+            cut = len(term) - len(then)
+            if (
+                cut >= _PART_LETTERS
+                and term.isalpha()
+                and term.endswith(then)
+                and first.startswith(term[:cut])
+                # Cut to at most half: "with" of "without" + "LM" is no blend of "withlm".
+                and len(first) >= 2 * cut
+            ):
+                blended.update((first, then))
+    return blended
+
+
+def _runs_together(term: str, wanted: frozenset[str]) -> bool:
+    """Whether a printed name runs together two words the question names in order, the
+    first cut to its start (at most half of it): "SciBERT" for "scientific-text BERT"."""
+    if not term.isalpha():
+        return False
+    for cut in range(_PART_LETTERS, len(term) - _PART_LETTERS + 1):
+        start, then = term[:cut], term[cut:]
+        if then in wanted and any(
+            word.isalpha()
+            and word.startswith(start)
+            and len(word) >= 2 * cut
+            and f"{ORDER_MARK}{word}>{then}" in wanted
+            for word in wanted
+        ):
+            return True
+    return False
 
 
 def _term_hits(
@@ -114,6 +158,7 @@ def _term_hits(
         or (term in symbols and _names_symbol(term, wanted))
         or (term in initialisms and INITIALS_MARK + term in wanted)
         or (len(parts) > 1 and terms_match(joined, wanted))
+        or _runs_together(term, wanted)
     ):
         return 1.0
     if len(parts) > 1 and all(

@@ -1,0 +1,55 @@
+"""Columns of a multi-paper table answer attributed to papers, and rows joined across them."""
+
+from __future__ import annotations
+
+from littrace.read.cross_paper import Cue, column_papers, join_rows, names_entity, paper_cues
+
+SCIBERT = Cue(2019, "EMNLP", "SciBERT: A Pretrained Language Model for Scientific Text")
+S2ORC = Cue(2020, "ACL", "S2ORC: The Semantic Scholar Open Research Corpus")
+LEXSUM = Cue(2022, "arXiv", "Multi-LexSum: Summaries of Civil Rights Lawsuits")
+
+
+def test_a_column_points_at_a_paper_by_year_venue_or_a_title_word_only_it_holds() -> None:
+    assert paper_cues("Finetune (2019 paper)", SCIBERT, [S2ORC]) == 1
+    assert paper_cues("ACL 2020 mean", S2ORC, [SCIBERT]) == 2
+    assert paper_cues("Lawsuit dataset paper target words", LEXSUM, [SCIBERT]) == 1
+    # A year both papers share, or a title word both titles hold, points at neither.
+    twin = Cue(2019, "ACL", "A Pretrained Corpus Reader")
+    assert paper_cues("pretrained model (2019)", SCIBERT, [twin]) == 0
+
+
+def test_each_column_belongs_to_the_paper_it_points_at_most_and_ties_to_none() -> None:
+    papers = {"a": SCIBERT, "b": S2ORC, "c": LEXSUM}
+    owners = column_papers(
+        ["Scientific BERT (2019 paper)", "Open corpus mean", "Lawsuit source words", "F1"],
+        papers,
+    )
+    assert owners == {
+        "Scientific BERT (2019 paper)": "a",
+        "Open corpus mean": "b",
+        "Lawsuit source words": "c",
+    }
+    # "pretrained" points at a, "corpus" at b: a tie names no paper.
+    assert column_papers(["Corpus-pretrained BERT"], {"a": SCIBERT, "b": S2ORC}) == {}
+
+
+def test_rows_join_by_the_listed_entity_a_label_names_else_by_the_label() -> None:
+    xtd = [("zh", {"XTD": 96.7}), ("ja", {"XTD": 96.1}), ("en", {"XTD": 98.6})]
+    miracl = [("Chinese", {"MIRACL": 63.9}), ("Japanese", {"MIRACL": 75.2})]
+    assert join_rows([xtd, miracl], ["Chinese", "Japanese"]) == [
+        ("Chinese", {"XTD": 96.7, "MIRACL": 63.9}),
+        ("Japanese", {"XTD": 96.1, "MIRACL": 75.2}),
+    ]
+    # Without listed entities labels join case, spacing and hyphens aside; the rows every
+    # paper reports are kept.
+    one = [("NCBI-disease", {"x": 88.57}), ("SciERC", {"x": 67.57})]
+    two = [("NCBI disease", {"y": 88.7}), ("ChemProt", {"y": 84.59})]
+    assert join_rows([one, two], []) == [("NCBI-disease", {"x": 88.57, "y": 88.7})]
+    # Rows no two papers share are all kept (each paper reports its own).
+    assert [key for key, _ in join_rows([one[1:], two[1:]], [])] == ["SciERC", "ChemProt"]
+
+
+def test_a_label_names_an_entity_only_when_each_names_all_of_the_other() -> None:
+    assert names_entity("ja", "Japanese")
+    assert names_entity("BERT-Base", "BERT base")
+    assert not names_entity("BERT-Base (frozen)", "BERT-Base")
