@@ -16,6 +16,11 @@ Example:
     ('highest', False)
     >>> wants_lower("best", "Which variant has the best latency?")
     True
+    >>> word = extreme_word("Which strategy has the most negative coefficient?")
+    >>> word, wants_lower(word, "Which strategy has the most negative coefficient?")
+    ('most negative', True)
+    >>> extreme_word("How many were used by at least 50 papers?") is None
+    True
 """
 
 from __future__ import annotations
@@ -41,9 +46,20 @@ def lower_is_better(question: str, caption: str = "", axis: str = "") -> bool:
     return any(LOWER_BETTER.search(text) for text in (caption, question, axis))
 
 
+# A bound is no extreme ("used by at least 50 papers"); the most negative value is the
+# smallest.
+_BOUND = re.compile(r"\bat\s+(?:least|most)\b", re.I)
+_MOST_NEGATIVE = re.compile(r"\bmost\s+negative\b", re.I)
+MOST_NEGATIVE = "most negative"
+
+
 def extreme_word(question: str) -> str | None:
-    """The word of ``question`` that asks for a maximum or a minimum ("best", "lowest"),
-    lower-cased; None when it asks for neither or for both."""
+    """The word of ``question`` that asks for a maximum or a minimum ("best", "lowest",
+    "most negative"), lower-cased; None when it asks for neither or for both."""
+    question = _BOUND.sub(" ", question)
+    if _MOST_NEGATIVE.search(question):
+        question = _MOST_NEGATIVE.sub(" ", question)
+        return MOST_NEGATIVE if not MAX_WORDS.search(question) else None
     wants_max = MAX_WORDS.search(question)
     wants_min = MIN_WORDS.search(question)
     if bool(wants_max) == bool(wants_min):
@@ -57,7 +73,7 @@ def wants_lower(word: str, question: str, caption: str = "", axis: str = "") -> 
     word says so itself ("lowest", and "highest latency" is the largest latency); "best"
     and "worst" turn with the metric, lower being better for error-like ones (named by the
     question, the ``caption`` or a chart's ``axis`` title)."""
-    lower = MIN_WORDS.fullmatch(word) is not None
+    lower = MIN_WORDS.fullmatch(word) is not None or word == MOST_NEGATIVE
     if word in ("best", "worst") and lower_is_better(question, caption, axis):
         return not lower
     return lower

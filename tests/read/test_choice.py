@@ -489,3 +489,35 @@ def test_an_extreme_question_about_the_papers_own_method_reads_its_column() -> N
         context(cells=grid, method="MONAQ"),
     )
     assert longest is not None and longest.label == "C"  # 310.7 in MONAQ's column
+
+
+def test_the_highest_of_numeric_options_is_read_in_the_named_column_of_either_paper() -> None:
+    first = context(
+        "pa", "Eevee", cells=(("Method", "MMLU-Pro", "GPQA"), ("Baseline", "70.74", "80.1"))
+    )
+    second = context(
+        "pb",
+        "QFFT",
+        cells=(
+            ("Model", "MMLU-Pro", "GPQA"),
+            ("+ LIMO-QFFT", "73.4", "41.8"),
+            ("+ S1.1", "73.6", "44.4"),
+        ),
+    )
+    record = ask(
+        "Both papers report MMLU-Pro scores. What is the highest MMLU-Pro score in their tables?",
+        ["70.74", "73.4", "80.1", "73.6"],
+        freeform=False,
+    )
+    papers = {"pa": first, "pb": second}
+    found = aligned_choice(record, SynthesisInput(record, Plan(), ["pa", "pb"], papers, {}, []))
+    # 80.1 is larger, but a GPQA score: the options in the MMLU-Pro column compete.
+    assert found is not None and found.label == "D"
+    assert found.how.startswith("max of the options in the line the question names")
+    lowest = ask(
+        "Both papers report MMLU-Pro scores. What is the lowest MMLU-Pro score in their tables?",
+        ["70.74", "73.4", "80.1", "73.6"],
+        freeform=False,
+    )
+    found = aligned_choice(lowest, SynthesisInput(lowest, Plan(), ["pa", "pb"], papers, {}, []))
+    assert found is not None and found.label == "A"

@@ -62,3 +62,11 @@ def test_wants_lower_reads_literal_words_literally(
 def test_extreme_word_is_none_when_both_directions_are_asked() -> None:
     assert extreme_word("Which has the highest recall and the lowest latency?") is None
     assert extreme_word("What batch size is used?") is None
+
+
+def test_a_bound_is_no_extreme_and_the_most_negative_is_the_smallest() -> None:
+    assert extreme_word("How many datasets were used by at least 50 papers?") is None
+    assert extreme_word("Which is the largest dataset used by at most 5 papers?") == "largest"
+    word = extreme_word("Which strategy has the most negative coefficient?")
+    assert word is not None and wants_lower(word, "the most negative coefficient")
+    assert extreme_word("Which has the most negative and the highest value?") is None

@@ -105,6 +105,56 @@ def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
     )
 
 
+def _extreme_value(question: Question, tables: list[TableUnits]) -> Choice | None:
+    """For "what is the highest ... score" with options that are numbers: of the options
+    printed in the line (column, or row of a table printed across) the question names about
+    as well as the best, in one table or in several papers' tables, the extreme one; the
+    rows are what the options differ in, so only the line aligns."""
+    word = extreme_word(question.question)
+    options = question.multiple_choice_options or []
+    printed = {o.label: numbers(o.text) for o in options}
+    if word is None or not options:
+        return None
+    if any(
+        len(found) != 1 or terms(without_numbers(o.text))
+        for o, found in zip(options, printed.values(), strict=True)
+    ):
+        return None
+    wanted = asked_terms(question.question)
+    focus = asked_terms(asking_sentence(question.question))
+    found: dict[str, tuple[float, TableCell, TableUnits]] = {}
+    for label, (number,) in printed.items():
+        for table in tables:
+            for cell in table.cells:
+                if cell.value is None or not same_number(cell.value, number.text):
+                    continue
+                line = max(
+                    path_score(cell.column_path, wanted, glossary=table.glossary)
+                    + path_score(cell.column_path, focus, glossary=table.glossary),
+                    row_score(cell.row_path, wanted, glossary=table.glossary)
+                    + row_score(cell.row_path, focus, glossary=table.glossary),
+                )
+                score = line / 2 * table.weight
+                if label not in found or score > found[label][0]:
+                    found[label] = (score, cell, table)
+    left = contenders({label: found[label][0] if label in found else 0.0 for label in printed})
+    if len(left) < 2 or any(label not in found or found[label][0] < _FLOOR for label in left):
+        return None
+    lower = any(
+        wants_lower(word, question.question, table.obj.caption, " ".join(cell.column_path))
+        for _, cell, table in (found[label] for label in left)
+    )
+    pick = min if lower else max
+    label = pick(left, key=lambda lab: found[lab][1].value or 0.0)
+    return Choice(
+        label,
+        {lab: round(found[lab][0], 4) for lab in found},
+        f"{'min' if lower else 'max'} of the options in the line the question names: "
+        + "; ".join(_grounds(found[lab][2], found[lab][1]) for lab in left),
+        [found[lab][2].fact(found[lab][1]) for lab in left],
+    )
+
+
 def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
     """For "which ... is best/lowest ...": the option whose row holds the extreme value of the
     column the question names best, or, for options naming columns (methods printed across,
@@ -224,6 +274,7 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
         return None
     return (
         extreme_choice(question, tables)
+        or _extreme_value(question, tables)
         or value_choice(question, tables)
         or described_row_choice(question, tables)
     )
