@@ -251,8 +251,10 @@ def best_projection(
         for item in data.evidence
         if item.paper_id == context.paper_id and item.source_type == "table"
     }
+    tables = paper_tables(context)
+    captions = {obj.object_id: _names(obj.caption) for obj in tables}
     best: tuple[tuple[float, float], PaperObject, Projection] | None = None
-    for obj in paper_tables(context):
+    for obj in tables:
         found = project(
             obj.cells,
             schema,
@@ -266,16 +268,28 @@ def best_projection(
             continue
         headers = " ".join(" ".join(path) for path in found.columns.values())
         # Headers carrying the schema, and, each worth a quarter of that, rows the question
-        # names and the localizer having found the table.
+        # names, a name the question prints that only this table's caption holds ("MLDR"
+        # among the paper's retrieval tables) and the localizer having found the table.
+        others = set().union(*(words for key, words in captions.items() if key != obj.object_id))
         fit = (
             found.fit
             + _ROWS_NAMED * (found.narrowed_by == NAMED_ROWS)
+            + _ROWS_NAMED * bool((captions[obj.object_id] - others).intersection(query))
             + _ROWS_NAMED * (obj.scorer_id in located)
         )
         rank = (round(fit, 6), coverage(query, f"{obj.caption} {headers}"))
         if best is None or rank > best[0]:
             best = (rank, obj, found)
     return (best[1], best[2]) if best else None
+
+
+# A name as printed: capitals or digits past its first letter ("MLDR", "ADE20K", "nDCG@10").
+_NAME = re.compile(r"\b\w*(?:[A-Z]\w*[A-Z0-9]|[0-9])\S*")
+
+
+def _names(text: str) -> set[str]:
+    """The terms of the names ``text`` prints."""
+    return {term for name in _NAME.findall(text) for term in terms(name) if not term.isdigit()}
 
 
 def _projected_rows(

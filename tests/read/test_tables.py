@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from littrace.littraceqa import Question, TableColumn
 from littrace.llm.replies import Plan
-from littrace.read.records import PaperContext, SynthesisInput
+from littrace.read.records import EvidenceItem, PaperContext, SynthesisInput
 from littrace.read.tables import assemble_rows, lookup_cell, subject_name, table_rows, typed_value
 from littrace.read.text import asking_clause
 from tests.read.helpers import TABLE_CELLS, context
@@ -317,3 +317,41 @@ def test_a_column_one_papers_headers_name_is_read_off_that_paper_alone() -> None
         {"Filter": "Over 50 pages", "PDFs removed (millions)": 2.27},
     ]
     assert how == "pb: Table 1 projected"
+
+
+def test_the_table_whose_caption_alone_prints_a_name_the_question_prints_carries_it() -> None:
+    # Two per-language retrieval tables with the same rows and headers; the question names
+    # the test set only the second caption prints.
+    miracl = (("Model", "th", "zh"), ("BM25", "49.1", "17.5"), ("Dense", "82.6", "61.7"))
+    mldr = (("Model", "th", "zh"), ("BM25", "33.6", "40.9"), ("Dense", "33.6", "24.4"))
+    paper = context("pa", "M3", cells=miracl)
+    first = next(obj for obj in paper.objects if obj.kind == "table")
+    first = replace(first, caption="Table 1: Retrieval on the MIRACL dev set (nDCG@10).")
+    second = replace(
+        first,
+        object_id="Table 2",
+        number="2",
+        caption="Table 2: Long-document retrieval on the MLDR test set (nDCG@10).",
+        cells=mldr,
+    )
+    paper = replace(
+        paper,
+        objects=(*(o for o in paper.objects if o.kind != "table"), first, second),
+        chunks=(*paper.chunks, replace(paper.chunks[-1], object_id="Table 2")),
+    )
+    question = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="On the MLDR test set, give the Thai (th) nDCG@10 of BM25 and Dense.",
+        answer_types=["table"],
+        table_schema=[
+            TableColumn(name="Model", type="string", is_row_key=True),
+            TableColumn(name="th", type="number", is_row_key=False),
+        ],
+    )
+    # The localizer found the other table: the name the question prints outweighs that.
+    located = EvidenceItem("pa", "table", {"page": 4, "table_id": "Table 1"}, 0.9)
+    data = SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, [located])
+    rows, _, how = table_rows(data)
+    assert how.startswith("Table 2 projected")
+    assert rows == [{"Model": "BM25", "th": 33.6}, {"Model": "Dense", "th": 33.6}]

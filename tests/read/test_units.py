@@ -754,3 +754,23 @@ def test_two_words_a_name_runs_together_are_named_by_it() -> None:
     assert label_share("SciBERT", question_terms("a scientific-text BERT model")) == 1.0
     assert label_share("BioBERT", question_terms("biomedical data, then a BERT model")) == 0.0
     assert label_share("BioBERT", question_terms("a BERT model on biomedical text")) == 0.0
+
+
+def test_a_column_split_off_without_a_header_rejoins_the_neighbour_it_complements() -> None:
+    # NAACL 2018 Table 2, as extracted: four-digit yields sit under "yield", three-digit
+    # ones in a headerless column beside it.
+    grid = (
+        ("Approach", "", "CS", "", "Bio", ""),
+        ("", "prec.", "yield", "", "prec.", "yield"),
+        ("Statistical", "98.4", "", "712", "94.4", "928"),
+        ("Hybrid", "91.5", "1990", "", "92.1", "3126"),
+        ("Off-the-shelf", "97.4", "", "873", "77.5", "1206"),
+    )
+    cells = {(c.row_path[-1], c.column_path): c.text for c in table_cells(grid)}
+    assert cells[("Statistical", ("CS", "yield"))] == "712"
+    assert cells[("Hybrid", ("CS", "yield"))] == "1990"
+    assert cells[("Off-the-shelf", ("Bio", "prec."))] == "77.5"
+    # A headerless column printed in the same rows as its neighbours (a "±" beside each
+    # mean) is its own column.
+    spread = (("Model", "Mean", ""), ("A", "90.41", "± 0.06"), ("B", "77.70", "± 0.25"))
+    assert len({c.column for c in table_cells(spread)}) == 2

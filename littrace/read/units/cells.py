@@ -198,6 +198,7 @@ def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[Table
         return ()
     labels = label_column_count(grid)
     headers = header_row_count(grid, labels)
+    grid = _rejoined(grid, labels, headers)
     width = grid_width(grid)
     top = range(headers)
     body = range(headers, len(grid))
@@ -297,6 +298,41 @@ def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[Table
                     )
                 )
     return tuple(_keyed_where_needed(_told_apart(cells, grid)))
+
+
+def _rejoined(grid: Grid, labels: int, headers: int) -> tuple[tuple[str, ...], ...]:
+    """``grid`` with each value column the extractor split off rejoined: a column with no
+    header at any level whose cells its one headed neighbour complements row by row (wide
+    numbers printed past their column's edge: "1990" under "yield", "712" beside it)."""
+    width = grid_width(grid)
+    columns = [[grid_cell(grid, i, j) for i in range(len(grid))] for j in range(width)]
+    if not headers:
+        return tuple(tuple(row) for row in zip(*columns, strict=True))
+
+    def headed(column: list[str]) -> bool:
+        return any(column[:headers])
+
+    def filled(column: list[str]) -> bool:
+        return any(column[headers:])
+
+    def apart(a: list[str], b: list[str]) -> bool:
+        return not any(x and y for x, y in zip(a[headers:], b[headers:], strict=True))
+
+    j = labels
+    while j < len(columns):
+        column = columns[j]
+        beside = [
+            k
+            for k in (j - 1, j + 1)
+            if labels <= k < len(columns) and headed(columns[k]) and apart(column, columns[k])
+        ]
+        if headed(column) or not filled(column) or len(beside) != 1:
+            j += 1
+            continue
+        into = columns[beside[0]]
+        columns[beside[0]] = [a or b for a, b in zip(into, column, strict=True)]
+        del columns[j]
+    return tuple(tuple(row) for row in zip(*columns, strict=True))
 
 
 def _naming_column(grid: Grid, rows: Sequence[int], labels: int) -> int:
