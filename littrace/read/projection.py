@@ -174,8 +174,9 @@ def _named_rows(
     """Rows whose innermost label the question names in full (two or more), or that match
     one of the question's enumerated entities; with them, the rows of the paper's own method
     (marked "(ours)" or printing its ``subject``, "QFFT") when the question points at it
-    without naming it ("ViT-22B and the paper's own encoder" reads "InternViT-6B (ours)");
-    those rows alone when it names no other ("for its own method, give ...")."""
+    without naming it ("ViT-22B and the paper's own encoder" reads "InternViT-6B (ours)",
+    "BM25 and each mode of its own model" the rows under "M3-Embedding (Our Work)"); those
+    rows alone when it names no other ("for its own method, give ...")."""
     wanted = [question_terms(entity) for entity in entities]
     # A label holding a short form the paper defines is named in either form.
     forms = {
@@ -195,14 +196,13 @@ def _named_rows(
     owned = [
         path
         for path in rows
-        if marks_own(path[-1]) or (subject and printed_as(printed_label(path[-1]), subject))
+        if any(marks_own(label) for label in path)
+        or (subject and printed_as(printed_label(path[-1]), subject))
     ]
     if listed:
         if refers_to_own(question_text):
             listed += [p for p in owned if p not in listed]
         return listed
-    if refers_to_own(question_text) and owned and len(owned) < len(rows):
-        return owned
     # A row is named by the words that tell it from the others: "tuning", printed in most
     # labels of "Prompt Tuning | P-Tuning | Prefix Tuning", names none of them. A one-letter
     # label ("β" of "β+") is named by too many words to narrow anything.
@@ -226,6 +226,9 @@ def _named_rows(
             spelled and label_share(spelled[0], question) >= 1.0
         ):
             named.append(path)
+    # Beside the paper's own rows one named row counts; alone, one is no filter.
+    if refers_to_own(question_text) and owned and len(owned) < len(rows):
+        return [path for path in rows if path in owned or path in named]
     return named if len(named) >= 2 else []
 
 

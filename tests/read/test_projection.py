@@ -385,3 +385,31 @@ def test_a_column_no_header_names_reads_the_papers_own_column_only_when_asked() 
     ]
     # Two columns of the paper's own method: none is read.
     assert project(DOMAINS, schema, question, subject="SciBERT", own_column=True) is None
+
+
+# BGE M3 (ACL 2024) Table 4, cut down: the paper's own modes grouped under a marked label.
+MLDR = (
+    ("Model", "Max Length", "Avg", "th"),
+    ("Baselines (Prior Work)", "", "", ""),
+    ("BM25", "8192", "53.6", "33.6"),
+    ("mDPR", "512", "23.5", "16.4"),
+    ("M3-Embedding (Our Work)", "", "", ""),
+    ("Dense", "8192", "52.5", "33.6"),
+    ("Sparse", "8192", "62.2", "40.3"),
+    ("All", "8192", "65.0", "44.7"),
+)
+
+
+def test_rows_under_a_group_marked_as_the_papers_own_are_its_own_beside_rows_it_names() -> None:
+    found = project(
+        MLDR,
+        _schema("Model", "th"),
+        "Give the Thai (th) scores of BM25 and of each retrieval mode of the paper's own model.",
+    )
+    assert found is not None
+    assert [(row.key, row.values["th"].text) for row in found.rows] == [
+        ("BM25", "33.6"),
+        ("Dense", "33.6"),
+        ("Sparse", "40.3"),
+        ("All", "44.7"),
+    ]
