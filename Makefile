@@ -34,8 +34,10 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # LITTRACE_EXPECT_NATIVE: tests/test_native.py fails, not skips, if the build is not in use.
+# TEST_WORKERS: pytest-xdist processes (one per core of the 2-core CI machine).
+TEST_WORKERS ?= 2
 pytest: $(STAMP) $(NATIVE) browser
-	LITTRACE_EXPECT_NATIVE=1 $(BIN)/pytest
+	LITTRACE_EXPECT_NATIVE=1 $(BIN)/pytest -n $(TEST_WORKERS)
 
 # Debian's chromium, for the report's headless-browser test (tests/report/test_browser.py).
 browser:
