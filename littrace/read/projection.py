@@ -64,6 +64,8 @@ NAMED_ROWS = "named rows"
 # A column named in percent matches a table column printing no percentages this much.
 _NOT_PERCENT = 0.5
 _SPACE = re.compile(r"\s+")
+# A label that is a Greek symbol and its subscript, printed lower and read as a word apart.
+_SUBSCRIPTED_SYMBOL = re.compile(r"^([\u0391-\u03a9\u03b1-\u03c9]) (\w{1,3})$")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 # A citation printed after a row label: "ViT-22B [37]", "BC5CDR (Li et al., 2016)".
 _CITATION_MARK = re.compile(r"\s*\[\d+(?:[,–-]\s*\d+)*\]|\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)")
@@ -92,9 +94,10 @@ class Projection:
 
 def printed_label(text: str) -> str:
     """A label as an answer key: NFKC-normalised, citation markers and an own-work mark
-    ("(ours)") dropped, whitespace collapsed."""
+    ("(ours)") dropped, whitespace collapsed, a symbol's subscript set apart by the
+    extractor joined to it again ("β R" reads "βR")."""
     bare = without_own_note(_CITATION_MARK.sub("", unicodedata.normalize("NFKC", text)))
-    return _SPACE.sub(" ", bare).strip()
+    return _SUBSCRIPTED_SYMBOL.sub(r"\1\2", _SPACE.sub(" ", bare).strip())
 
 
 def column_match(name: str, path: Sequence[str], question: frozenset[str]) -> float:

@@ -196,6 +196,14 @@ def subject_name(context: PaperContext) -> str:
     return next((r for r in rows if r and label_terms(r) <= words), title)
 
 
+def paper_label(context: PaperContext) -> str:
+    """A paper as a table answer's key names it: what it introduces, then where and when it
+    appeared ("QFFT (arXiv 2025)")."""
+    where = " ".join(str(part) for part in (context.paper.venue, context.paper.year) if part)
+    name = subject_name(context)
+    return f"{name} ({where})" if where else name
+
+
 # A method's acronym as printed: capitals (a digit or hyphen among them), "QFFT", "RAPT".
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9-]{2,7}")
 
@@ -455,8 +463,10 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
     ledger = _row_ledger(data, keys[0])
     facts: list[Fact] = []
     entities: list[tuple[str, dict[str, Any]]] = []
+    papers_keyed = bool(_PAPER_KEY.search(keys[0].name))
     for entity, context in ledger:
-        raw: dict[str, Any] = {keys[0].name: entity}
+        shown = paper_label(context) if papers_keyed and context is not None else entity
+        raw: dict[str, Any] = {keys[0].name: shown}
         for column in schema:
             if column in keys or context is None:
                 continue
@@ -469,7 +479,7 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
             raw[column.name], fact = _located_value(data, context, column)
             if fact is not None:
                 facts.append(fact)
-        entities.append((entity, raw))
+        entities.append((shown, raw))
     how = (
         "listed rows"
         if data.plan.rows

@@ -141,6 +141,8 @@ def test_printed_labels_are_nfkc_normalised_without_citation_or_own_work_marks()
     assert printed_label("πₜ") == "πt"
     assert printed_label("ViT-22B [37]") == "ViT-22B"
     assert printed_label("BC5CDR (Li et al., 2016)") == "BC5CDR"
+    assert printed_label("β R") == "βR" and printed_label("β sub") == "βsub"
+    assert printed_label("A B") == "A B"
     assert printed_label("M3-Embedding (Our Work)") == "M3-Embedding"
     # A label that is nothing but the mark, or starts with "Ours", keeps it.
     assert printed_label("Ours (full)") == "Ours (full)"

@@ -355,3 +355,23 @@ def test_the_table_whose_caption_alone_prints_a_name_the_question_prints_carries
     rows, _, how = table_rows(data)
     assert how.startswith("Table 2 projected")
     assert rows == [{"Model": "BM25", "th": 33.6}, {"Model": "Dense", "th": 33.6}]
+
+
+def test_a_table_keyed_by_paper_names_each_by_what_it_introduces_where_and_when() -> None:
+    qfft = _paper("pa", "QFFT, Question-Free Fine-Tuning", "arXiv", 2025, TABLE_CELLS)
+    eevee = _paper("pb", "Eevee: Test-time Prompt Learning", "arXiv", 2026, TABLE_CELLS)
+    schema = [
+        TableColumn(name="Paper", type="string", is_row_key=True),
+        TableColumn(name="nDCG@10 on SciDocs-S", type="number", is_row_key=False),
+    ]
+    question = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="For each of the two papers, give its nDCG@10 on SciDocs-S.",
+        answer_types=["table"],
+        table_schema=schema,
+    )
+    data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": qfft, "pb": eevee}, {}, [])
+    rows, _, how = table_rows(data)
+    assert how == "paper rows"
+    assert [row["Paper"] for row in rows] == ["QFFT (arXiv 2025)", "Eevee (arXiv 2026)"]
