@@ -521,3 +521,26 @@ def test_the_highest_of_numeric_options_is_read_in_the_named_column_of_either_pa
     )
     found = aligned_choice(lowest, SynthesisInput(lowest, Plan(), ["pa", "pb"], papers, {}, []))
     assert found is not None and found.label == "A"
+
+
+def test_an_extreme_reads_the_line_after_its_word_in_rows_named_by_an_outer_label() -> None:
+    # InternVL (CVPR 2024) Table 10, cut down: the method is the first of three label
+    # columns, and the question names all three benchmarks.
+    captioning = (
+        ("method", "glue layer", "LLM decoder", "COCO", "Flickr30K NoCaps", ""),
+        ("InstructBLIP [34]", "QFormer", "Vicuna-13B", "–", "82.8", "121.9"),
+        ("ASM [149]", "QFormer", "Husky-7B", "–", "87.7", "117.2"),
+        ("Qwen-VL [5]", "VL-Adapter", "Qwen-7B", "–", "85.8", "121.4"),
+        ("InternVL-G (ours)", "Cross-Attn", "QLLaMA", "128.2", "79.2", "113.7"),
+    )
+    paper = context(cells=captioning, method="InternVL")
+    question = (
+        "In its zero-shot captioning table (COCO, Flickr30K and NoCaps), which method has "
+        "the highest Flickr30K score?"
+    )
+    options = ["The paper's own model", "Qwen-VL", "ASM", "InstructBLIP"]
+    found = choose(question, options, paper)
+    assert found is not None and found.label == "C"
+    assert "column ('Flickr30K',)" in found.how
+    nocaps = choose(question.replace("highest Flickr30K", "highest NoCaps"), options, paper)
+    assert nocaps is not None and nocaps.label == "D"

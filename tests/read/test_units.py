@@ -774,3 +774,24 @@ def test_a_column_split_off_without_a_header_rejoins_the_neighbour_it_complement
     # mean) is its own column.
     spread = (("Model", "Mean", ""), ("A", "90.41", "± 0.06"), ("B", "77.70", "± 0.25"))
     assert len({c.column for c in table_cells(spread)}) == 2
+
+
+def test_headers_run_into_one_cell_are_set_apart_unless_empty_headers_are_sub_columns() -> None:
+    # InternVL (CVPR 2024) Table 10, as extracted: "Flickr30K NoCaps" over two columns.
+    captions = (
+        ("method", "LLM decoder", "COCO", "Flickr30K NoCaps", ""),
+        ("Flamingo-9B [3]", "Chinchilla-7B", "79.4", "61.5", "–"),
+        ("ASM [149]", "Husky-7B", "–", "87.7", "117.2"),
+        ("InternVL-G (ours)", "QLLaMA", "128.2", "79.2", "113.7"),
+    )
+    cells = {(c.row_path[0], c.column_path): c.text for c in table_cells(captions)}
+    assert cells[("ASM [149]", ("Flickr30K",))] == "87.7"
+    assert cells[("ASM [149]", ("NoCaps",))] == "117.2"
+    # Eevee (arXiv 2026) Table 1: every benchmark's empty neighbour is its change column.
+    changes = (
+        ("Method", "GPQA Diamond", "", "Formula", "", "Avg."),
+        ("ACE", "48.93", "-7.07", "39.67", "-5.55", "34.92"),
+        ("GEPA", "50.84", "-5.16", "49.83", "+4.61", "37.73"),
+    )
+    paths = {c.column_path for c in table_cells(changes)}
+    assert ("GPQA Diamond",) in paths and ("Diamond",) not in paths

@@ -35,6 +35,7 @@ from littrace.read.units import (
     row_score,
     subject_terms,
 )
+from littrace.read.units.terms import ORDER_MARK
 
 # The least support an option is chosen on by its cells' alignment: a cell the question
 # names a tenth of is no reading of it, just a table printing the number.
@@ -184,7 +185,7 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
         asked = own_named(wanted, subject_terms(subject, text), text)
         asked_focus = own_named(focus, subject_terms(subject, asking), asking)
         for across in (False, True):
-            found = _extreme_line(table, asked, asked_focus, naming, printed, across)
+            found = _extreme_line(table, asked, asked_focus, naming, printed, across, word)
             if found is None:
                 continue
             line_score, line, values = found
@@ -211,12 +212,21 @@ def _extreme_line(
     named: dict[str, frozenset[str]],
     options: dict[str, str],
     across: bool,
+    extreme: str = "",
 ) -> tuple[float, tuple[str, ...], dict[str, TableCell]] | None:
     """The column (``across``: the row) the question names best (what only the sentences
-    before the asking one name counts half), its score and path, and by option the cell of
-    it in the row (column) the option names; None unless two options name one."""
+    before the asking one name counts half; of lines named alike, the one the ``extreme``
+    word stands before: "the highest Flickr30K score" among "COCO, Flickr30K and NoCaps"),
+    its score and path, and by option the cell of it in the row (column) the option names;
+    None unless two options name one."""
     score_path = row_score if across else path_score
-    lines: dict[int | tuple[str, ...], tuple[float, tuple[str, ...]]] = {}
+    said = terms(extreme)[-1:]
+    before = {
+        mark.split(">", 1)[1]
+        for mark in wanted
+        if said and mark.startswith(f"{ORDER_MARK}{said[0]}>")
+    }
+    lines: dict[int | tuple[str, ...], tuple[float, bool, tuple[str, ...]]] = {}
     for cell in table.cells:
         key: int | tuple[str, ...] = cell.row if across else cell.column_path
         if key not in lines:
@@ -224,10 +234,11 @@ def _extreme_line(
             score = score_path(path, wanted, glossary=table.glossary) + score_path(
                 path, focus, glossary=table.glossary
             )
-            lines[key] = (score / 2, path)
+            modified = bool(before & set(terms(" ".join(path))))
+            lines[key] = (score / 2, modified, path)
     if not lines:
         return None
-    asked, (score, path) = max(lines.items(), key=lambda item: item[1][0])
+    asked, (score, _, path) = max(lines.items(), key=lambda item: item[1][:2])
     if score <= 0:
         return None
     values: dict[str, TableCell] = {}
@@ -243,11 +254,34 @@ def _extreme_line(
         shares = [item for item in shares if item[0] >= _ROW_NAMED]
         if shares:
             values[label] = max(shares, key=lambda item: item[:2])[2]
+        elif isinstance(asked, tuple) and (
+            outer := _outer_named(table, asked, option_terms, options[label])
+        ):
+            values[label] = outer
     # A cell that several options name ("Overlap" for "ResNet-Overlap" and "MLP-Overlap")
     # is none of them: the table does not tell those options apart.
     named_by = Counter(id(cell) for cell in values.values())
     values = {label: cell for label, cell in values.items() if named_by[id(cell)] == 1}
     return (score, path, values) if len(values) >= 2 else None
+
+
+def _outer_named(
+    table: TableUnits, column: tuple[str, ...], option_terms: frozenset[str], option: str
+) -> TableCell | None:
+    """The cell of ``column`` in the one row an option names by a label other than its
+    innermost: the method of "method | glue layer | LLM decoder" rows ("ASM [149] | QFormer |
+    Husky-7B"); None when it names none, or several rows alike."""
+    scored = [
+        (max((label_share(level, option_terms), printed_as(level, option)) for level in path), cell)
+        for cell in table.cells
+        if cell.column_path == column and cell.value is not None and (path := cell.row_path[:-1])
+    ]
+    named = [(score, cell) for score, cell in scored if score[0] >= _ROW_NAMED]
+    if not named:
+        return None
+    best = max(score for score, _ in named)
+    rows = {cell.row for score, cell in named if score == best}
+    return next(cell for score, cell in named if score == best) if len(rows) == 1 else None
 
 
 def table_contenders(question: Question, data: SynthesisInput) -> list[str]:

@@ -198,7 +198,7 @@ def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[Table
         return ()
     labels = label_column_count(grid)
     headers = header_row_count(grid, labels)
-    grid = _rejoined(grid, labels, headers)
+    grid = _headers_apart(_rejoined(grid, labels, headers), labels, headers)
     width = grid_width(grid)
     top = range(headers)
     body = range(headers, len(grid))
@@ -333,6 +333,39 @@ def _rejoined(grid: Grid, labels: int, headers: int) -> tuple[tuple[str, ...], .
         columns[beside[0]] = [a or b for a, b in zip(into, column, strict=True)]
         del columns[j]
     return tuple(tuple(row) for row in zip(*columns, strict=True))
+
+
+def _headers_apart(grid: Grid, labels: int, headers: int) -> tuple[tuple[str, ...], ...]:
+    """``grid`` with the headers of neighbouring columns the extractor ran into one cell set
+    apart again: in a single header row, the one cell followed by empty header cells, k words
+    followed by k - 1 of them over columns of values, holds one header each ("Flickr30K
+    NoCaps | " over two columns of scores)."""
+    rows = [list(row) for row in grid]
+    if headers != 1:
+        return tuple(tuple(row) for row in rows)
+    width = grid_width(grid)
+    head = rows[0] + [""] * (width - len(rows[0]))
+    # Empty header cells after several headers are sub-columns of each ("GPQA Diamond | |
+    # Formula | |": a value and its change), not headers run into their neighbour's cell.
+    gaps = [j for j in range(labels, width - 1) if head[j] and not head[j + 1]]
+    if len(gaps) != 1:
+        return tuple(tuple(row) for row in rows)
+    j = labels
+    while j < width:
+        words = head[j].split()
+        following = range(j + 1, j + len(words))
+        if (
+            len(words) > 1
+            and following.stop <= width
+            and not any(head[k] for k in following)
+            and all(any(grid_cell(grid, i, k) for i in range(1, len(grid))) for k in following)
+        ):
+            head[j : following.stop] = words
+            j = following.stop
+            continue
+        j += 1
+    rows[0] = head
+    return tuple(tuple(row) for row in rows)
 
 
 def _naming_column(grid: Grid, rows: Sequence[int], labels: int) -> int:
