@@ -165,6 +165,7 @@ def _type_of(schema: list[TableColumn], name: str) -> str:
 
 STRING_CHARS = 200  # a string cell taken from a passage is its first sentence, cut to this
 _PAPER_KEY = re.compile(r"\b(?:paper|title|article|work)\b", re.I)
+_TITLE_KEY = re.compile(r"\btitle\b", re.I)
 _OBJECT_WORDS = {
     "equation": "equation_id",
     "table": "table_id",
@@ -463,7 +464,9 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
     ledger = _row_ledger(data, keys[0])
     facts: list[Fact] = []
     entities: list[tuple[str, dict[str, Any]]] = []
-    papers_keyed = bool(_PAPER_KEY.search(keys[0].name))
+    # A paper key asking for titles ("Paper Title") gets them; one asking for papers, what
+    # each introduces, where and when.
+    papers_keyed = bool(_PAPER_KEY.search(keys[0].name)) and not _TITLE_KEY.search(keys[0].name)
     for entity, context in ledger:
         shown = paper_label(context) if papers_keyed and context is not None else entity
         raw: dict[str, Any] = {keys[0].name: shown}

@@ -375,3 +375,8 @@ def test_a_table_keyed_by_paper_names_each_by_what_it_introduces_where_and_when(
     rows, _, how = table_rows(data)
     assert how == "paper rows"
     assert [row["Paper"] for row in rows] == ["QFFT (arXiv 2025)", "Eevee (arXiv 2026)"]
+    # A key asking for titles gets them whole.
+    titled = [TableColumn(name="Paper Title", type="string", is_row_key=True), schema[1]]
+    question = question.model_copy(update={"table_schema": titled})
+    rows, _, _ = table_rows(replace(data, question=question))
+    assert [row["Paper Title"] for row in rows] == [qfft.paper.title, eevee.paper.title]
