@@ -17,6 +17,28 @@ SCHEMA = [
 ]
 
 
+def table_question(text: str, schema: list[TableColumn]) -> Question:
+    """A table question ``text`` answered in ``schema``."""
+    return Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question=text,
+        answer_types=["table"],
+        table_schema=schema,
+    )
+
+
+def with_second_table(paper: PaperContext, cells: tuple, caption: str = "Table 2.") -> PaperContext:
+    """``paper`` with a second table, "Table 2", printing ``cells`` under ``caption``."""
+    first = next(obj for obj in paper.objects if obj.kind == "table")
+    second = replace(first, object_id="Table 2", number="2", caption=caption, cells=cells)
+    return replace(
+        paper,
+        objects=(*paper.objects, second),
+        chunks=(*paper.chunks, replace(paper.chunks[-1], object_id="Table 2")),
+    )
+
+
 def test_cells_are_found_by_row_entity_and_column_description() -> None:
     match = lookup_cell(TABLE_CELLS, "DenseX", "nDCG@10 on TREC-X")
     assert match is not None and (match.value, match.row, match.column) == (
@@ -61,12 +83,8 @@ def test_rows_merge_complementary_cells_and_drop_empty_ones() -> None:
 def test_the_listed_rows_fix_the_ledger_and_each_row_reads_its_own_paper() -> None:
     a = context("pa", "SparseSieve")
     b = context("pb", "FlowRelay", cells=(("Method", "SciDocs-S"), ("FlowRelay", "50.5")))
-    question = Question(
-        query_id="q",
-        benchmark="LitTraceQA",
-        question="What nDCG@10 on SciDocs-S do SparseSieve, FlowRelay and Nobody each reach?",
-        answer_types=["table"],
-        table_schema=SCHEMA,
+    question = table_question(
+        "What nDCG@10 on SciDocs-S do SparseSieve, FlowRelay and Nobody each reach?", SCHEMA
     )
     plan = Plan(rows=["SparseSieve", "FlowRelay", "Nobody"])
     data = SynthesisInput(question, plan, ["pa", "pb"], {"pa": a, "pb": b}, {}, [])
@@ -98,13 +116,7 @@ def test_a_table_with_its_entities_as_columns_is_read_transposed() -> None:
         TableColumn(name="πt (TPa^-1)", type="number", is_row_key=False),
         TableColumn(name="πl", type="number", is_row_key=False),
     ]
-    question = Question(
-        query_id="q",
-        benchmark="LitTraceQA",
-        question="Give the piezoresistive coefficients of each material.",
-        answer_types=["table"],
-        table_schema=schema,
-    )
+    question = table_question("Give the piezoresistive coefficients of each material.", schema)
     paper = context("pa", "Sensor", cells=grid)
     rows, _, how = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
     assert how.endswith("projected transposed")
@@ -168,20 +180,10 @@ def test_the_table_holding_the_rows_the_question_names_carries_the_answer() -> N
         ("Adapter", "29.16", "49.55"),
         ("Tuning", "29.6", "54.8"),
     )
-    paper = context("pa", "RAPT", cells=ablation)
-    first = next(obj for obj in paper.objects if obj.kind == "table")
-    second = replace(first, object_id="Table 2", number="2", caption="Table 2.", cells=main)
-    paper = replace(
-        paper,
-        objects=(*paper.objects, second),
-        chunks=(*paper.chunks, replace(paper.chunks[-1], object_id="Table 2")),
-    )
-    question = Question(
-        query_id="q",
-        benchmark="LitTraceQA",
-        question="What BLEU and Self-BLEU do RAPT and PTR get on two benchmarks?",
-        answer_types=["table"],
-        table_schema=[
+    paper = with_second_table(context("pa", "RAPT", cells=ablation), main)
+    question = table_question(
+        "What BLEU and Self-BLEU do RAPT and PTR get on two benchmarks?",
+        [
             TableColumn(name="Model", type="string", is_row_key=True),
             TableColumn(name="BLEU", type="number", is_row_key=False),
             TableColumn(name="Self-BLEU", type="number", is_row_key=False),
@@ -203,13 +205,10 @@ def test_listed_rows_one_selected_papers_table_prints_are_read_off_that_table() 
     )
     lexsum = context("pa", "Multi-LexSum", cells=results)
     other = context("pb", "Paper Plain")
-    question = Question(
-        query_id="q",
-        benchmark="LitTraceQA",
-        question="For the short-summary task (D → S), report the ROUGE-L F1 and the words "
+    question = table_question(
+        "For the short-summary task (D → S), report the ROUGE-L F1 and the words "
         "generated of each baseline (PEGASUS, BART).",
-        answer_types=["table"],
-        table_schema=[
+        [
             TableColumn(name="Model", type="string", is_row_key=True),
             TableColumn(name="R-L F1", type="number", is_row_key=False),
             TableColumn(name="Words", type="number", is_row_key=False),
@@ -262,13 +261,10 @@ def test_a_table_split_by_column_reads_each_column_from_the_paper_it_names() -> 
         TableColumn(name="Scientific BERT Finetune (2019 paper)", type="number", is_row_key=False),
         TableColumn(name="Open corpus BERT mean (2020 paper)", type="number", is_row_key=False),
     ]
-    question = Question(
-        query_id="q",
-        benchmark="LitTraceQA",
-        question="For the datasets both report, the finetuned scientific BERT of the 2019 "
+    question = table_question(
+        "For the datasets both report, the finetuned scientific BERT of the 2019 "
         "paper next to the mean of the BERT the 2020 paper pretrains on its open corpus.",
-        answer_types=["table"],
-        table_schema=schema,
+        schema,
     )
     # The scientific BERT's record twice (two pool records of one paper) and the corpus paper.
     twin = replace(scibert, paper=replace(scibert.paper, paper_id="pa2"))
@@ -302,13 +298,10 @@ def test_a_column_one_papers_headers_name_is_read_off_that_paper_alone() -> None
         TableColumn(name="Filter", type="string", is_row_key=True),
         TableColumn(name="PDFs removed (millions)", type="number", is_row_key=False),
     ]
-    question = Question(
-        query_id="q",
-        benchmark="LitTraceQA",
-        question="The corpus cited by the SparseSieve paper screened PDFs with filters. "
+    question = table_question(
+        "The corpus cited by the SparseSieve paper screened PDFs with filters. "
         "How many PDFs did each filter remove?",
-        answer_types=["table"],
-        table_schema=schema,
+        schema,
     )
     data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": context(), "pb": filters}, {}, [])
     rows, _, how = table_rows(data)
@@ -325,26 +318,21 @@ def test_the_table_whose_caption_alone_prints_a_name_the_question_prints_carries
     miracl = (("Model", "th", "zh"), ("BM25", "49.1", "17.5"), ("Dense", "82.6", "61.7"))
     mldr = (("Model", "th", "zh"), ("BM25", "33.6", "40.9"), ("Dense", "33.6", "24.4"))
     paper = context("pa", "M3", cells=miracl)
-    first = next(obj for obj in paper.objects if obj.kind == "table")
-    first = replace(first, caption="Table 1: Retrieval on the MIRACL dev set (nDCG@10).")
-    second = replace(
-        first,
-        object_id="Table 2",
-        number="2",
-        caption="Table 2: Long-document retrieval on the MLDR test set (nDCG@10).",
-        cells=mldr,
-    )
     paper = replace(
         paper,
-        objects=(*(o for o in paper.objects if o.kind != "table"), first, second),
-        chunks=(*paper.chunks, replace(paper.chunks[-1], object_id="Table 2")),
+        objects=tuple(
+            replace(obj, caption="Table 1: Retrieval on the MIRACL dev set (nDCG@10).")
+            if obj.kind == "table"
+            else obj
+            for obj in paper.objects
+        ),
     )
-    question = Question(
-        query_id="q",
-        benchmark="LitTraceQA",
-        question="On the MLDR test set, give the Thai (th) nDCG@10 of BM25 and Dense.",
-        answer_types=["table"],
-        table_schema=[
+    paper = with_second_table(
+        paper, mldr, "Table 2: Long-document retrieval on the MLDR test set (nDCG@10)."
+    )
+    question = table_question(
+        "On the MLDR test set, give the Thai (th) nDCG@10 of BM25 and Dense.",
+        [
             TableColumn(name="Model", type="string", is_row_key=True),
             TableColumn(name="th", type="number", is_row_key=False),
         ],
@@ -364,13 +352,7 @@ def test_a_table_keyed_by_paper_names_each_by_what_it_introduces_where_and_when(
         TableColumn(name="Paper", type="string", is_row_key=True),
         TableColumn(name="nDCG@10 on SciDocs-S", type="number", is_row_key=False),
     ]
-    question = Question(
-        query_id="q",
-        benchmark="LitTraceQA",
-        question="For each of the two papers, give its nDCG@10 on SciDocs-S.",
-        answer_types=["table"],
-        table_schema=schema,
-    )
+    question = table_question("For each of the two papers, give its nDCG@10 on SciDocs-S.", schema)
     data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": qfft, "pb": eevee}, {}, [])
     rows, _, how = table_rows(data)
     assert how == "paper rows"
