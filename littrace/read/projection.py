@@ -40,6 +40,7 @@ from littrace.littraceqa import TableColumn
 from littrace.read.abbreviations import Glossary
 from littrace.read.text import contains_phrase, terms
 from littrace.read.units import (
+    CITATION,
     TableCell,
     asked_terms,
     header_row_count,
@@ -67,8 +68,6 @@ _SPACE = re.compile(r"\s+")
 # A label that is a Greek symbol and its subscript, printed lower and read as a word apart.
 _SUBSCRIPTED_SYMBOL = re.compile(r"^([\u0391-\u03a9\u03b1-\u03c9]) (\w{1,3})$")
 _PARENTHESES = re.compile(r"\([^()]*\)")
-# A citation printed after a row label: "ViT-22B [37]", "BC5CDR (Li et al., 2016)".
-_CITATION_MARK = re.compile(r"\s*\[\d+(?:[,–-]\s*\d+)*\]|\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)")
 
 
 @dataclass(frozen=True)
@@ -96,7 +95,7 @@ def printed_label(text: str) -> str:
     """A label as an answer key: NFKC-normalised, citation markers and an own-work mark
     ("(ours)") dropped, whitespace collapsed, a symbol's subscript set apart by the
     extractor joined to it again ("β R" reads "βR")."""
-    bare = without_own_note(_CITATION_MARK.sub("", unicodedata.normalize("NFKC", text)))
+    bare = without_own_note(CITATION.sub("", unicodedata.normalize("NFKC", text)))
     return _SUBSCRIPTED_SYMBOL.sub(r"\1\2", _SPACE.sub(" ", bare).strip())
 
 
@@ -210,7 +209,7 @@ def _named_rows(
     # labels of "Prompt Tuning | P-Tuning | Prefix Tuning", names none of them. A one-letter
     # label ("β" of "β+") is named by too many words to narrow anything.
     # A citation printed after a label ("LAION-en [120]") is no word of it.
-    labels = {path: _CITATION_MARK.sub("", path[-1]) for path in rows}
+    labels = {path: CITATION.sub("", path[-1]) for path in rows}
     counts = Counter(
         term for label in labels.values() for term in set(terms(label.replace("-", " ")))
     )

@@ -24,6 +24,7 @@ Example:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -262,6 +263,7 @@ def best_projection(
     }
     tables = paper_tables(context)
     captions = {obj.object_id: _names(obj.caption) for obj in tables}
+    printed_in = Counter(name for names in captions.values() for name in names)
     best: tuple[tuple[float, float], PaperObject, Projection] | None = None
     for obj in tables:
         found = project(
@@ -279,11 +281,11 @@ def best_projection(
         # Headers carrying the schema, and, each worth a quarter of that, rows the question
         # names, a name the question prints that only this table's caption holds ("MLDR"
         # among the paper's retrieval tables) and the localizer having found the table.
-        others = set().union(*(words for key, words in captions.items() if key != obj.object_id))
+        only_here = {name for name in captions[obj.object_id] if printed_in[name] == 1}
         fit = (
             found.fit
             + _ROWS_NAMED * (found.narrowed_by == NAMED_ROWS)
-            + _ROWS_NAMED * bool((captions[obj.object_id] - others).intersection(query))
+            + _ROWS_NAMED * bool(only_here.intersection(query))
             + _ROWS_NAMED * (obj.scorer_id in located)
         )
         rank = (round(fit, 6), coverage(query, f"{obj.caption} {headers}"))
@@ -451,7 +453,8 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
     works = _distinct_works(contexts)
     source = works[0] if len(works) == 1 else _listing_paper(data.plan.rows, works)
-    if not _PAPER_KEY.search(keys[0].name):
+    paper_key = bool(_PAPER_KEY.search(keys[0].name))
+    if not paper_key:
         projected = (
             _projected_rows(data, source, keys[0])
             if source is not None
@@ -466,9 +469,9 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
     entities: list[tuple[str, dict[str, Any]]] = []
     # A paper key asking for titles ("Paper Title") gets them; one asking for papers, what
     # each introduces, where and when.
-    papers_keyed = bool(_PAPER_KEY.search(keys[0].name)) and not _TITLE_KEY.search(keys[0].name)
+    papers_named = paper_key and not _TITLE_KEY.search(keys[0].name)
     for entity, context in ledger:
-        shown = paper_label(context) if papers_keyed and context is not None else entity
+        shown = paper_label(context) if papers_named and context is not None else entity
         raw: dict[str, Any] = {keys[0].name: shown}
         for column in schema:
             if column in keys or context is None:
@@ -483,13 +486,7 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
             if fact is not None:
                 facts.append(fact)
         entities.append((shown, raw))
-    how = (
-        "listed rows"
-        if data.plan.rows
-        else "paper rows"
-        if _PAPER_KEY.search(keys[0].name)
-        else "table rows"
-    )
+    how = "listed rows" if data.plan.rows else "paper rows" if paper_key else "table rows"
     rows = assemble_rows(schema, entities)
     if not rows:
         rows = [dict.fromkeys(c.name for c in schema)]

@@ -35,7 +35,7 @@ from littrace.read.units import (
     row_score,
     subject_terms,
 )
-from littrace.read.units.terms import ORDER_MARK
+from littrace.read.units.terms import said_after
 
 # The least support an option is chosen on by its cells' alignment: a cell the question
 # names a tenth of is no reading of it, just a table printing the number.
@@ -130,12 +130,10 @@ def _extreme_value(question: Question, tables: list[TableUnits]) -> Choice | Non
                 if cell.value is None or not same_number(cell.value, number.text):
                     continue
                 line = max(
-                    path_score(cell.column_path, wanted, glossary=table.glossary)
-                    + path_score(cell.column_path, focus, glossary=table.glossary),
-                    row_score(cell.row_path, wanted, glossary=table.glossary)
-                    + row_score(cell.row_path, focus, glossary=table.glossary),
+                    _line_score(table, cell.column_path, wanted, focus, across=False),
+                    _line_score(table, cell.row_path, wanted, focus, across=True),
                 )
-                score = line / 2 * table.weight
+                score = line * table.weight
                 if label not in found or score > found[label][0]:
                     found[label] = (score, cell, table)
     left = contenders({label: found[label][0] if label in found else 0.0 for label in printed})
@@ -219,23 +217,14 @@ def _extreme_line(
     word stands before: "the highest Flickr30K score" among "COCO, Flickr30K and NoCaps"),
     its score and path, and by option the cell of it in the row (column) the option names;
     None unless two options name one."""
-    score_path = row_score if across else path_score
-    said = terms(extreme)[-1:]
-    before = {
-        mark.split(">", 1)[1]
-        for mark in wanted
-        if said and mark.startswith(f"{ORDER_MARK}{said[0]}>")
-    }
+    before = said_after(extreme.split()[-1], wanted) if extreme else set()
     lines: dict[int | tuple[str, ...], tuple[float, bool, tuple[str, ...]]] = {}
     for cell in table.cells:
         key: int | tuple[str, ...] = cell.row if across else cell.column_path
         if key not in lines:
             path = cell.row_path if across else cell.column_path
-            score = score_path(path, wanted, glossary=table.glossary) + score_path(
-                path, focus, glossary=table.glossary
-            )
             modified = bool(before & set(terms(" ".join(path))))
-            lines[key] = (score / 2, modified, path)
+            lines[key] = (_line_score(table, path, wanted, focus, across), modified, path)
     if not lines:
         return None
     asked, (score, _, path) = max(lines.items(), key=lambda item: item[1][:2])
@@ -263,6 +252,20 @@ def _extreme_line(
     named_by = Counter(id(cell) for cell in values.values())
     values = {label: cell for label, cell in values.items() if named_by[id(cell)] == 1}
     return (score, path, values) if len(values) >= 2 else None
+
+
+def _line_score(
+    table: TableUnits,
+    path: tuple[str, ...],
+    wanted: frozenset[str],
+    focus: frozenset[str],
+    across: bool,
+) -> float:
+    """How well the question names a column path (``across``: a row path), what only the
+    sentences before the asking one name counting half."""
+    score_path = row_score if across else path_score
+    named = score_path(path, wanted, glossary=table.glossary)
+    return (named + score_path(path, focus, glossary=table.glossary)) / 2
 
 
 def _outer_named(

@@ -34,7 +34,7 @@ from littrace.read.units.align import (
 )
 from littrace.read.units.cells import TableCell, table_cells, transposed
 from littrace.read.units.grid import header_labels, header_row_count, label_column_count
-from littrace.read.units.labels import label_share, printed_as
+from littrace.read.units.labels import CITATION, label_share, printed_as
 from littrace.read.units.own import (
     marks_own,
     own_named,
@@ -45,6 +45,7 @@ from littrace.read.units.own import (
 from littrace.read.units.terms import SYNONYMS, asked_terms, question_terms, terms_match
 
 __all__ = [
+    "CITATION",
     "SYNONYMS",
     "Alignment",
     "TableCell",

@@ -12,16 +12,16 @@ from littrace.read.units.own import OWN_TERM, marks_own
 from littrace.read.units.terms import (
     INITIALS_MARK,
     LANGUAGES,
-    ORDER_MARK,
     QUOTED_MARK,
     SYNONYMS,
+    in_order,
     named_together,
     reversed_order,
     terms_match,
 )
 
-# A citation printed inside a label: "ChemProt (Kringelum et al., 2016)".
-_CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)|\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
+# A citation printed inside or after a label: "ChemProt (Kringelum et al., 2016)", "ViT-22B [37]".
+CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)|\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
 # The first author and year of the citation printed in a label: "(Li et al., 2016)",
 # "(Jurgens et al. (2018))", "(Dogan and Lu, 2014)".
 _CITED_WORK = re.compile(
@@ -51,7 +51,7 @@ def named_terms(label: str, wanted: frozenset[str]) -> float:
     two labels a question names alike, the one naming more of it is the more specific
     reading ("NC-RAPT" over "RAPT" for "the NC-RAPT variant")."""
     printed: set[str] = set()
-    for term in terms(_CITATION.sub("", label)):
+    for term in terms(CITATION.sub("", label)):
         printed.update((term, *_COMPOUND.split(term)))
     return max(float(len(printed & wanted)), label_hits(label, wanted)[0])
 
@@ -64,7 +64,7 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
         return 1, 1
     # A language printed by its ISO 639-1 code, as multilingual results print them ("ja").
     label = LANGUAGES.get(label.strip(), label)
-    own = {SYNONYMS.get(t, t) for t in terms(_CITATION.sub("", label))}
+    own = {SYNONYMS.get(t, t) for t in terms(CITATION.sub("", label))}
     if not own:
         return 0, 0
     # "Text → Video" is not named by a question asking for text from video.
@@ -105,7 +105,7 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
 def _blended(label: str, wanted: frozenset[str]) -> set[str]:
     """Pairs of ``label``'s words that a wanted term runs together, the first cut to its
     start (at most half of it): "Scientific BERT" printed as "SciBERT"."""
-    words = terms(_CITATION.sub("", label))
+    words = terms(CITATION.sub("", label))
     blended: set[str] = set()
     for first, then in itertools.pairwise(words):
         for term in wanted:
@@ -133,7 +133,7 @@ def _runs_together(term: str, wanted: frozenset[str]) -> bool:
             word.isalpha()
             and word.startswith(start)
             and len(word) >= 2 * cut
-            and f"{ORDER_MARK}{word}>{then}" in wanted
+            and in_order(word, then, wanted)
             for word in wanted
         ):
             return True
@@ -253,6 +253,4 @@ def _in_order(letters: str, word: str) -> bool:
 def printed_as(label: str, name: str) -> bool:
     """Whether ``label`` prints ``name`` exactly (a citation after it aside), marks and
     all: "EVA-02-CLIP-E+ [130]" prints "EVA-02-CLIP-E+", not "EVA-02-CLIP-E"."""
-    return (
-        " ".join(_CITATION.sub("", label).split()).casefold() == " ".join(name.split()).casefold()
-    )
+    return " ".join(CITATION.sub("", label).split()).casefold() == " ".join(name.split()).casefold()

@@ -137,12 +137,24 @@ def _term_of(word: str) -> str:
     return SYNONYMS.get(term, term)
 
 
+def in_order(first: str, then: str, wanted: frozenset[str]) -> bool:
+    """Whether the question (``wanted``) prints the term ``first`` close before ``then``."""
+    return f"{ORDER_MARK}{first}>{then}" in wanted
+
+
+def said_after(word: str, wanted: frozenset[str]) -> set[str]:
+    """The terms the question (``wanted``) prints close after ``word`` ("highest" ->
+    "flickr30k", "score" for "the highest Flickr30K score")."""
+    start = f"{ORDER_MARK}{_term_of(word)}>"
+    return {mark[len(start) :] for mark in wanted if mark.startswith(start)}
+
+
 def named_together(parts: list[str], wanted: frozenset[str]) -> bool:
     """Whether the question (``wanted``) names ``parts`` (of one compound label) close
     together and in order, as "BERT base" names "BERT-Base"; parts it names otherwise (by
     initials, by a longer word, a number by an ordinal) cannot tell."""
     named = [term for p in parts if p.isalpha() and (term := _term_of(p)) in wanted]
-    return all(f"{ORDER_MARK}{a}>{b}" in wanted for a, b in itertools.pairwise(named) if a != b)
+    return all(in_order(a, b, wanted) for a, b in itertools.pairwise(named) if a != b)
 
 
 def reversed_order(first: str, then: str, wanted: frozenset[str]) -> bool:
@@ -151,8 +163,8 @@ def reversed_order(first: str, then: str, wanted: frozenset[str]) -> bool:
     before = [_term_of(p) for p in _parts(norm(first).split())]
     after = [_term_of(p) for p in _parts(norm(then).split())]
     pairs = [(a, b) for a in before for b in after if a != b]
-    return any(f"{ORDER_MARK}{b}>{a}" in wanted for a, b in pairs) and not any(
-        f"{ORDER_MARK}{a}>{b}" in wanted for a, b in pairs
+    return any(in_order(b, a, wanted) for a, b in pairs) and not any(
+        in_order(a, b, wanted) for a, b in pairs
     )
 
 
