@@ -21,7 +21,15 @@ import math
 import re
 from dataclasses import dataclass
 
-__all__ = ["Number", "decimals", "first_number", "numbers", "parse_value", "same_number"]
+__all__ = [
+    "Number",
+    "decimals",
+    "first_number",
+    "numbers",
+    "parse_value",
+    "same_number",
+    "spelled_as_digits",
+]
 
 # Not glued to a word or a dot ("F1", "v2", the "3" of "1.2.3"); a leading-dot decimal
 # (".85") counts.
@@ -34,6 +42,11 @@ _NUMBER = re.compile(
 _POWER_EXPONENT = re.compile(r"10\^?\{?([-+−]?\d{1,2})\}?$")
 # What a number printed with a power of ten holds ("1e-5", "5 × 10−5").
 _POWER_MARK = re.compile(r"[eE×x·]")
+
+
+_SPELLED = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+# A count written as a word, alone or before a hyphen ("two-layer"), not inside a word.
+_SPELLED_COUNT = re.compile(rf"\b({'|'.join(_SPELLED)})\b(?!['’])", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +78,17 @@ def numbers(text: str) -> list[Number]:
         if math.isfinite(value):
             found.append(Number(value, unit, match.start(), match.end(), raw.strip()))
     return found
+
+
+def spelled_as_digits(text: str) -> str:
+    """``text`` with the counts one to ten written as words printed as digits, so that
+    "a two-layer BiLSTM" and "2 layers" state the same count.
+
+    Example:
+        >>> spelled_as_digits("a two-layer BiLSTM and one GPU; someone")
+        'a 2-layer BiLSTM and 1 GPU; someone'
+    """
+    return _SPELLED_COUNT.sub(lambda m: str(_SPELLED.index(m.group(1).lower()) + 1), text)
 
 
 def first_number(text: str) -> tuple[float, int] | None:

@@ -41,9 +41,13 @@ __all__ = [
     "entry_at",
     "entry_support",
     "first_author",
+    "first_author_surname",
     "group_position",
+    "lists_work",
     "mentions_references",
     "reference_position",
+    "same_title",
+    "same_work",
 ]
 
 _ABOUT_REFERENCES = re.compile(
@@ -165,6 +169,52 @@ def entry_support(option: str, entry: str) -> float:
         return 0.0
     share = len(wanted & set(terms(entry))) / len(wanted)
     return share if share >= _ENTRY_SHARE else 0.0
+
+
+# The citation an option prints after a title: "(Touvron et al., 2023)".
+_CITATION_AFTER = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)\s*$")
+# Two entries list one work when this share of the shorter title's terms is in the other's.
+_SAME_TITLE = 0.8
+# Titles this short ("Introduction", "Survey") name no work by themselves.
+_TITLE_TERMS = 3
+
+
+def same_work(a: Reference, b: Reference) -> bool:
+    """Whether two bibliography entries (of two papers) list the same work: the same arXiv
+    id or DOI, else titles that share nearly all their terms ("Reflexion: Language agents
+    with verbal reinforcement learning, 2023" and the same title without the year).
+
+    Example:
+        >>> x = Reference("p1", "26", "[26] Noah Shinn. Reflexion...", 13, title="Reflexion: "
+        ...     "Language agents with verbal reinforcement learning")
+        >>> y = Reference("p2", "Shinn et al., 2023", "Shinn et al. ...", 11, title="Reflexion: "
+        ...     "Language agents with verbal reinforcement learning, 2023")
+        >>> same_work(x, y)
+        True
+    """
+    if (a.arxiv_id and a.arxiv_id == b.arxiv_id) or (a.doi and a.doi.lower() == b.doi.lower()):
+        return True
+    return same_title(a.title, b.title)
+
+
+def same_title(a: str, b: str) -> bool:
+    """Whether two printed titles name one work: nearly all the terms of the shorter are in
+    the other ("Llama 2: Open foundation and fine-tuned chat models" is not "LLaMA: Open and
+    efficient foundation language models")."""
+    shorter, longer = sorted((set(terms(a)), set(terms(b))), key=len)
+    if len(shorter) < _TITLE_TERMS:
+        return False
+    return len(shorter & longer) >= _SAME_TITLE * len(shorter)
+
+
+def lists_work(entry: Reference, work: str) -> bool:
+    """Whether ``entry`` lists the ``work`` an option names ("LLaMA: Open and efficient
+    foundation language models (Touvron et al., 2023)"): its title, once the citation is set
+    aside, is the entry's; else most of the option's terms are in the entry as printed."""
+    title = _CITATION_AFTER.sub("", work).strip()
+    if entry.title and len(set(terms(title))) >= _TITLE_TERMS:
+        return same_title(title, entry.title)
+    return entry_support(work, entry.raw) > 0
 
 
 # A cited work named by its authors: "Rein et al.", "Devlin et al. (2019)", "Aggarwal and

@@ -58,6 +58,11 @@ _WORD = re.compile(r"[^\W_][\w-]*")
 ENUMERATION_ITEM = r"\((?:[ivx]{1,4}|[a-h]|\d)\)"
 # One in running text, between spaces.
 _ENUMERATION = re.compile(rf"(?:(?<=\s)|^){ENUMERATION_ITEM}(?=\s)")
+# Where a clause or a listed item begins: after a colon, semicolon or comma, or at "and".
+_CLAUSE_BOUNDARY = re.compile(r"[:;,]\s+(?:and\s+|while\s+|whereas\s+)?|\s+and\s+")
+# The most words that lead from a clause boundary to a mention ("the PDF metadata
+# extractor (ScienceParse) of a").
+_LEAD_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -108,10 +113,23 @@ def _sentences(question: str) -> list[str]:
     return found
 
 
+def _end(match: re.Match[str]) -> int:
+    return match.end()
+
+
 def _by_mention(text: str, papers: Sequence[PaperRecord]) -> list[Part]:
-    """``text`` cut before each mention of a selected work."""
+    """``text`` cut before each mention of a selected work, and before the words that lead
+    to it from the clause boundary before it: "..., and the contextual encoder of a 2022
+    JPCS paper" is the JPCS paper's from "the contextual encoder"."""
     mentions = _mentions(text, papers)
-    cuts = [0, *(start for start, _ in mentions), len(text)]
+    starts: list[int] = []
+    for start, _ in mentions:
+        since = max(starts, default=0)
+        boundary = max(_CLAUSE_BOUNDARY.finditer(text, since, start), key=_end, default=None)
+        lead = text[boundary.end() : start] if boundary else ""
+        fits = boundary is not None and len(_WORD.findall(lead)) <= _LEAD_WORDS
+        starts.append(boundary.end() if fits and boundary else start)
+    cuts = [0, *starts, len(text)]
     owners = [frozenset[str](), *(works for _, works in mentions)]
     return [
         Part(piece, works)

@@ -3,11 +3,14 @@ holds an option's number."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from littrace.config import ReadSettings
 from littrace.llm.replies import Plan
 from littrace.read.choice import aligned_choice
+from littrace.read.choice.units import Choice
 from littrace.read.localize import localize
-from littrace.read.records import SynthesisInput
+from littrace.read.records import PaperContext, SynthesisInput
 from tests.read.helpers import context, with_hopper
 from tests.read.test_synthesize import ask, run
 from tests.read.test_units import SCIBERT
@@ -39,6 +42,13 @@ def test_options_from_one_row_are_told_apart_by_their_column_path() -> None:
         ask("What does BERT-Base obtain on ChemProt when frozen?", CHEMPROT, False),
         [context(cells=SCIBERT, method="SciBERT")],
     ) == {"multiple_choice": {"gold": "C"}}
+
+
+def test_a_cell_printed_more_precisely_than_an_option_does_not_print_it() -> None:
+    # "79.1" rounds from the finetuned cell "79.14", which prints another value.
+    rounded = choose("How does BERT base do on ChemProt once finetuned?", ["79.1", "75.0"])
+    assert rounded is None
+    assert choose("How does BERT base do on ChemProt once finetuned?", ["79.140", "75.03"])
 
 
 def test_no_clear_winner_is_left_to_other_evidence() -> None:
@@ -85,8 +95,6 @@ def test_the_entry_at_the_asked_position_chooses_among_author_options() -> None:
 
 
 def _prose_paper(*sentences_: str):  # type: ignore[no-untyped-def]
-    from dataclasses import replace
-
     from littrace.corpus.document import Chunk
 
     base = context()
@@ -147,6 +155,79 @@ def test_a_reference_number_is_the_one_the_paper_gives_the_work_named_by_its_aut
         choose("Under which reference number is the compiler work listed?", numbers, paper) is None
     )
     assert choose("Under which reference number is Lovelace et al. listed?", numbers, paper) is None
+
+
+def _listing(
+    paper_id: str, entries: dict[str, str], cited: str = "", label: str = ""
+) -> PaperContext:
+    """:func:`context` whose references are ``entries`` (label -> title), one body sentence
+    ``cited`` citing ``label``."""
+    from littrace.corpus.document import Citation, Reference
+
+    references = tuple(
+        Reference(paper_id, key, f"[{key}] A. Writer. {title}. 2023.", 9, "Writer", title)
+        for key, title in entries.items()
+    )
+    citations = (Citation(paper_id, 3, cited, (label,), (), "2 Related Work"),) if cited else ()
+    return replace(context(paper_id), references=references, citations=citations)
+
+
+def _choose_among(question: str, options: list[str], papers: list[PaperContext]) -> Choice | None:
+    record = ask(question, options, freeform=False)
+    ids = [p.paper_id for p in papers]
+    data = SynthesisInput(record, Plan(), ids, {p.paper_id: p for p in papers}, {}, [])
+    return aligned_choice(record, data)
+
+
+def test_a_reference_number_is_found_by_the_title_another_paper_lists_the_work_under() -> None:
+    first = _listing(
+        "p1",
+        {"16": "Threddy: Personalized Thread-based Exploration of Scientific Literature"},
+        "Reading support should help extract key information [16].",
+        "16",
+    )
+    second = _listing(
+        "p2",
+        {
+            "16": "Scim: Intelligent Skimming Support for Scientific Papers",
+            "29": "Semantic Reader: Augmenting Scholarly Documents",
+            "30": "Threddy: Personalized thread-based exploration of scientific literature",
+        },
+    )
+    numbers = ["16", "31", "29", "30"]
+    question = (
+        "A paper cites as [16] an interactive system for thread-based exploration. Under which"
+        " number is that system listed in the second paper's reference list?"
+    )
+    chosen = _choose_among(question, numbers, [first, second])
+    assert chosen is not None and chosen.label == "D"
+    # Described instead of numbered: the work the first paper cites where it says so.
+    described = (
+        "One paper says readers need help to extract key information. Under which number does"
+        " the second paper list the work it cites for that?"
+    )
+    chosen = _choose_among(described, ["[16]", "[31]", "[29]", "[30]"], [first, second])
+    assert chosen is not None and chosen.label == "D"
+    # One paper alone: the title is found in no other list, and nothing is chosen.
+    assert _choose_among(question, numbers, [second]) is None
+
+
+def test_a_work_in_both_reference_lists_is_the_one_both_papers_list() -> None:
+    llama = "LLaMA: Open and efficient foundation language models"
+    first = _listing("p1", {"3": llama, "4": "ReAct: Synergizing reasoning and acting"})
+    second = _listing(
+        "p2", {"7": f"{llama}, 2023", "8": "Llama 2: Open foundation and fine-tuned chat models"}
+    )
+    second = replace(second, paper=replace(second.paper, title="Another Paper"))
+    options = [
+        "ReAct: Synergizing reasoning and acting (Yao et al., 2022)",
+        f"{llama} (Touvron et al., 2023)",
+        "Llama 2: Open foundation and fine-tuned chat models (Touvron et al., 2023)",
+    ]
+    question = "Which of these works appears in the reference lists of both papers?"
+    chosen = _choose_among(question, options, [first, second])
+    assert chosen is not None and chosen.label == "B"
+    assert chosen.support == {"A": 0.5, "B": 1.0, "C": 0.5}
 
 
 # Results whose last row is the paper's own method, printed as "Ours".
@@ -243,8 +324,6 @@ def test_an_option_cut_into_claims_at_semicolons_markers_and_conjoined_values() 
 
 
 def _two_papers():  # type: ignore[no-untyped-def]
-    from dataclasses import replace
-
     from littrace.corpus.document import Chunk, PaperRecord
 
     def paper(paper_id: str, title: str, venue: str, year: int, *prose: str):  # type: ignore[no-untyped-def]
@@ -318,8 +397,6 @@ def test_a_paragraphs_run_in_heading_is_named_by_each_of_its_sentences() -> None
 
 
 def test_words_describing_the_paper_in_its_abstracts_words_count_less_in_a_window() -> None:
-    from dataclasses import replace
-
     paper = _prose_paper(
         "The scientific literature holds 37M nodes.", "Author nodes number 12M in total."
     )
@@ -374,8 +451,6 @@ def test_options_naming_rows_are_told_apart_by_what_the_rest_of_their_row_prints
 
 
 def test_the_nth_of_a_group_of_cited_works_is_read_from_the_best_citing_sentence() -> None:
-    from dataclasses import replace
-
     from littrace.corpus.document import Citation, Reference
 
     base = context()
@@ -450,6 +525,80 @@ def test_a_number_the_question_prints_says_which_claim_not_what_it_claims() -> N
     data = SynthesisInput(question, Plan(), ["p1"], {"p1": paper}, {}, [])
     support = claim_support(question, data)
     assert support["A"] > support["B"] > 0
+
+
+def test_counts_written_as_words_are_claims_read_where_the_question_counts_them() -> None:
+    from littrace.read.choice import claim_support, option_claims
+
+    # A comma lists two claims when each is led by its count; "α = 0.3" after a formula is
+    # no second claim.
+    said = option_claims("one in the metadata extractor, two in the event detector")
+    assert [c.text for c in said] == ["one in the metadata extractor", "two in the event detector"]
+    assert len(option_claims("iBLEU = α·BLEU − (1−α)·self-BLEU, with α = 0.3")) == 1
+    # A cited work's year is no value: a title with "and" is one claim.
+    assert (
+        len(option_claims("Llama 2: Open and fine-tuned chat models (Touvron et al., 2023)")) == 1
+    )
+    graph, events = _two_papers().values()
+    graph = replace_prose(
+        graph,
+        "Our metadata extractor encodes token sequences with a two-layer bidirectional LSTM [3].",
+        "It encodes token sequences in one week (Figure 1).",
+    )
+    events = replace_prose(
+        events,
+        "The event detector encodes token sequences with a one-layer BiLSTM and a two-layer"
+        " graph network.",
+        "See Table 2 and reference [2] for one more detail.",
+    )
+    question = ask(
+        "Two papers encode token sequences: the metadata extractor of a NAACL 2018 paper, and"
+        " the event detector of a 2022 JPCS paper. How many BiLSTM layers does each use?",
+        [
+            "one in the metadata extractor, two in the event detector",
+            "two in the metadata extractor, one in the event detector",
+            "two in both",
+            "one in both",
+        ],
+        freeform=False,
+    )
+    data = SynthesisInput(question, Plan(), ["g", "e"], {"g": graph, "e": events}, {}, [])
+    support = claim_support(question, data)
+    assert max(support, key=support.__getitem__) == "B"
+    assert support["B"] > support["A"]
+
+
+def test_a_measured_value_is_not_read_off_a_count_or_a_less_precise_number() -> None:
+    from littrace.read.choice import claim_support
+
+    paper = _prose_paper(
+        "The sampling temperature of the target model was 1 in one fine-tuning sweep.",
+        "Temperature 0.7 is used, and 0.6 for the runs.",
+    )
+    question = ask(
+        "At which temperature do the target model and the fine-tuning runs sample?",
+        [
+            "0.7 for the target model and 0.6 for the runs",
+            "1.0 for the target model and 0.6 for the runs",
+        ],
+        freeform=False,
+    )
+    data = SynthesisInput(question, Plan(), ["p1"], {"p1": paper}, {}, [])
+    support = claim_support(question, data)
+    # "one" and "1" state no temperature "1.0".
+    assert support["A"] > support["B"]
+
+
+def replace_prose(paper: PaperContext, *prose: str) -> PaperContext:
+    """``paper`` with its body prose replaced by ``prose``, one chunk per sentence."""
+    from littrace.corpus.document import Chunk
+
+    kept = tuple(c for c in paper.chunks if c.type != "body")
+    body = tuple(
+        Chunk(f"{paper.paper_id}#2{i:03d}", paper.paper_id, "body", 3, text, section="3 Method")
+        for i, text in enumerate(prose)
+    )
+    return replace(paper, chunks=kept + body)
 
 
 LATENCY = (

@@ -26,11 +26,13 @@ def test_each_paper_keeps_its_own_part_and_the_shared_ones() -> None:
         Part("(b) the NAACL 2018 paper's Bag of Concepts F1.", NAACL_WORK),
         Part("Answer both in points.", frozenset()),
     ]
-    # Without an enumeration, a part runs from one mention to the next.
+    # Without an enumeration, a part runs from one mention to the next, each taking the
+    # words that lead to it from the clause boundary before it.
     plain = question.replace("(a) ", "").replace("(b) ", "")
-    assert question_parts(plain, [ACL, NAACL])[:2] == [
+    assert question_parts(plain, [ACL, NAACL])[:3] == [
         Part("Report the", frozenset()),
-        Part("ACL 2020 paper's author accuracy on LaTeX parses and the", ACL_WORK),
+        Part("ACL 2020 paper's author accuracy on LaTeX parses and", ACL_WORK),
+        Part("the NAACL 2018 paper's Bag of Concepts F1.", NAACL_WORK),
     ]
     views = paper_views(question, [ACL, NAACL])
     assert "Bag of Concepts" in views["naacl"] and "LaTeX" not in views["naacl"]
@@ -50,7 +52,24 @@ def test_a_year_inside_a_citation_dates_the_cited_work_not_a_selected_paper() ->
     parts = question_parts(question, [ACL, NAACL])
     assert [part.works for part in parts] == [frozenset(), ACL_WORK]
     # The citation's year is no mention, so the NAACL paper sees only the shared opening.
-    assert paper_views(question, [ACL, NAACL])["naacl"] == "Comparing corpus sizes, the"
+    assert paper_views(question, [ACL, NAACL])["naacl"] == "Comparing corpus sizes,"
+
+
+def test_the_words_leading_to_a_mention_describe_its_paper() -> None:
+    question = (
+        "Two papers use BiLSTMs: the PDF metadata extractor of a NAACL 2018 paper on a graph of"
+        " papers, authors and entities, and the contextual encoder of an ACL 2020 corpus paper."
+        " How many layers does each use?"
+    )
+    views = paper_views(question, [ACL, NAACL])
+    assert "metadata extractor" in views["naacl"] and "contextual encoder" not in views["naacl"]
+    assert "contextual encoder" in views["acl"] and "metadata extractor" not in views["acl"]
+    # Words far from the boundary before a mention stay with the part before it.
+    far = (
+        "The NAACL 2018 graph paper, which links entity mentions to a knowledge base built from"
+        " many sources over several years before the ACL 2020 corpus paper, counts nodes."
+    )
+    assert "knowledge base" in paper_views(far, [ACL, NAACL])["naacl"]
 
 
 def test_the_venue_beside_a_year_picks_among_papers_of_that_year() -> None:

@@ -35,7 +35,11 @@ Example:
 
 from littrace.read.choice.cells import aligned_choice, described_row_choice, table_contenders
 from littrace.read.choice.claims import claim_support, option_claims
-from littrace.read.choice.references import reference_choice, reference_number_choice
+from littrace.read.choice.references import (
+    reference_choice,
+    reference_number_choice,
+    shared_reference_choice,
+)
 from littrace.read.choice.sentences import printed_support, sentence_choice
 from littrace.read.choice.units import Choice, TableUnits, table_units
 
@@ -50,6 +54,7 @@ __all__ = [
     "reference_choice",
     "reference_number_choice",
     "sentence_choice",
+    "shared_reference_choice",
     "table_contenders",
     "table_units",
 ]

@@ -6,8 +6,12 @@ from __future__ import annotations
 from collections import Counter
 
 from littrace.littraceqa import Question
-from littrace.numbers import numbers, same_number
-from littrace.read.choice.references import reference_choice, reference_number_choice
+from littrace.numbers import decimals, numbers, parse_value, same_number
+from littrace.read.choice.references import (
+    reference_choice,
+    reference_number_choice,
+    shared_reference_choice,
+)
 from littrace.read.choice.sentences import rarity
 from littrace.read.choice.units import (
     Choice,
@@ -74,7 +78,7 @@ def value_support(
             best: tuple[float, Alignment, TableUnits] | None = None
             for table, subject, named, named_focus in terms_by_table:
                 for cell in table.cells:
-                    if cell.value is None or not same_number(cell.value, number):
+                    if not prints_option(cell, number):
                         continue
                     alignment = align(named, cell, subject, named_focus, table.glossary)
                     score = alignment.score * table.weight
@@ -86,6 +90,21 @@ def value_support(
         support[option.label] = round(support[option.label] / len(printed[option.label]), 4)
         best_cells[option.label] = found
     return support, best_cells
+
+
+def prints_option(cell: TableCell, number: str) -> bool:
+    """Whether ``cell`` prints the option's ``number`` at the cell's own precision: a cell
+    "0.93" is no option "0.9", though it rounds to it.
+
+    Example:
+        >>> cell = TableCell(0, 0, (), (), "0.93", 0.93)
+        >>> prints_option(cell, "0.93"), prints_option(cell, "0.9")
+        (True, False)
+    """
+    if cell.value is None or not same_number(cell.value, number):
+        return False
+    value = parse_value(number)
+    return value is None or same_number(value, f"{cell.value:.{decimals(cell.text)}f}")
 
 
 def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
@@ -127,7 +146,7 @@ def _extreme_value(question: Question, tables: list[TableUnits]) -> Choice | Non
     for label, (number,) in printed.items():
         for table in tables:
             for cell in table.cells:
-                if cell.value is None or not same_number(cell.value, number.text):
+                if not prints_option(cell, number.text):
                     continue
                 line = max(
                     _line_score(table, cell.column_path, wanted, focus, across=False),
@@ -303,7 +322,11 @@ def table_contenders(question: Question, data: SynthesisInput) -> list[str]:
 def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
     """The option chosen by aligning the question with the selected papers' bibliography
     entries or table cells."""
-    found = reference_choice(question, data) or reference_number_choice(question, data)
+    found = (
+        shared_reference_choice(question, data)
+        or reference_choice(question, data)
+        or reference_number_choice(question, data)
+    )
     if found is not None:
         return found
     tables = table_units(question, data)

@@ -8,12 +8,18 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from littrace.littraceqa import Question
-from littrace.numbers import numbers, same_number
-from littrace.read.choice.sentences import Window, rarity, sentence_windows, window_score
+from littrace.numbers import Number, decimals, numbers, same_number, spelled_as_digits
+from littrace.read.choice.sentences import (
+    Window,
+    rarity,
+    sentence_windows,
+    weights_in_papers,
+    window_score,
+)
 from littrace.read.choice.units import TableUnits, printed_numbers, table_units, without_numbers
 from littrace.read.records import PaperContext, SynthesisInput
 from littrace.read.text import norm, terms
-from littrace.read.units import terms_match
+from littrace.read.units import CITATION, terms_match
 from littrace.read.views import ENUMERATION_ITEM, paper_views, question_parts
 
 # An enumeration marker that says which of several things a claim is about: "(i)", "(b)".
@@ -25,6 +31,28 @@ _EVERY = re.compile(r"\b(?:both|each|all|same)\b", re.IGNORECASE)
 # What follows "so" is inferred from the claims, not printed anywhere.
 _CONSEQUENCE = re.compile(r",?\s+(?:so|hence|thus|therefore)\s+")
 _CONJUNCTION = re.compile(r",?\s+(?:and|while|whereas|but)\s+")
+# Two claims listed with a comma, each led by its count: "one in the extractor, two in the
+# detector".
+_COUNTS_LISTED = re.compile(r"^\d[^,]*,\s+\d[^,]*$")
+# A number that points at a part of the paper, not a quantity: "Figure 1", "Table 3",
+# "Section 4.2", "Eq. (5)".
+_CROSS_REFERENCE = re.compile(
+    r"\b(?:Fig(?:ure)?s?|Tables?|Sec(?:tion)?s?|Eq(?:uation)?s?|Appendix|§)\.?\s*\(?[A-Z]?\d+"
+    r"(?:\.\d+)*\)?",
+    re.IGNORECASE,
+)
+# A list item's number: "(1) Parameter-balanced ...", "we set 1) SemEAGAT, 2) -BiLSTM".
+_LIST_MARKER = re.compile(r"(?:(?<=\s)|^)\(?\d\)(?=\s)")
+# What a count question counts: the noun closing the words after "how many" ("How many
+# BiLSTM layers does each use?" counts layers).
+_COUNTED = re.compile(
+    r"\bhow\s+many\s+((?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:does|do|did|is|are|was"
+    r"|were|has|have|had|can|could|will|would|in|of|on|for|at|per|than|make|made|more|fewer|less|larger|smaller|higher|lower)\b|[?,])",
+    re.IGNORECASE,
+)
+# A window that prints a claim's number without the noun the question counts supports it
+# this much.
+_UNCOUNTED_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -50,7 +78,12 @@ def option_claims(text: str) -> list[Claim]:
         body = _CONSEQUENCE.split(body, maxsplit=1)[0]
         # "A uses 1e-5 and B uses 5 × 10−5": two claims, each with its value.
         halves = _CONJUNCTION.split(body, maxsplit=1)
-        said = halves if len(halves) == 2 and all(printed_numbers(h) for h in halves) else [body]
+        if _COUNTS_LISTED.match(spelled_as_digits(body)):
+            said = body.split(",", 1)
+        elif len(halves) == 2 and all(printed_numbers(CITATION.sub("", h)) for h in halves):
+            said = halves
+        else:
+            said = [body]
         for claim in said:
             if terms(claim) or printed_numbers(claim):
                 claims.append(Claim(claim.strip(" ,."), marker.group(0).strip() if marker else ""))
@@ -78,8 +111,8 @@ def _counts(text: str) -> list[tuple[str, str]]:
 
 def _prints_count(sentence: str, count: str, noun: str) -> bool:
     """Whether ``sentence`` prints ``count`` (a number or a range, read as printed) with
-    ``noun`` a few words after it."""
-    words = sentence.split()
+    ``noun`` a few words after it ("24 A800 GPUs", "a 2-layer BiLSTM")."""
+    words = sentence.replace(f"{count}-", f"{count} ").split()
     for i, word in enumerate(words):
         if word.strip(",;:()") != count:
             continue
@@ -88,6 +121,37 @@ def _prints_count(sentence: str, count: str, noun: str) -> bool:
             if said and terms_match(said[0], frozenset([noun])):
                 return True
     return False
+
+
+def counted_noun(question: str) -> str:
+    """The term a count question counts ("" when it asks no count).
+
+    Example:
+        >>> counted_noun("How many BiLSTM layers does each of them use?")
+        'layer'
+    """
+    found = _COUNTED.search(question)
+    said = terms(found.group(1)) if found else []
+    return said[-1] if said else ""
+
+
+def stated(text: str) -> str:
+    """``text`` without the numbers that state no quantity: citation markers,
+    cross-references and list markers ("[32]", "Figure 1", "(2)", "3)")."""
+    return _LIST_MARKER.sub(" ", _CROSS_REFERENCE.sub(" ", CITATION.sub(" ", text)))
+
+
+def whole(number: Number) -> bool:
+    """Whether ``number`` is printed as a whole number ("2", not "2.0")."""
+    return decimals(number.text) == 0
+
+
+def _states(printed: Number, claimed: Number) -> bool:
+    """Whether a passage's ``printed`` number is the ``claimed`` one, printed at least as
+    precisely (a "1" in a passage is no temperature "1.0")."""
+    return same_number(printed.value, claimed.text) and decimals(printed.text) >= decimals(
+        claimed.text
+    )
 
 
 def _marked_segment(question: str, marker: str) -> str:
@@ -156,7 +220,12 @@ def claim_support(
     if not options or all(len(found) < 2 for found in claims.values()):
         return {}
     windows = sentence_windows(data) + _cell_windows(table_units(question, data))
-    values = [[n.value for n in numbers(window.text)] for window in windows]
+    texts = [stated(window.text) for window in windows]
+    values = [numbers(text) for text in texts]
+    # A count written as a word ("a two-layer BiLSTM") states a whole number, not "1.0".
+    spelled_texts = [spelled_as_digits(text) for text in texts]
+    counts = [numbers(text) for text in spelled_texts]
+    noun = counted_noun(question.question)
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
     views = paper_views(question.question, [c.paper for c in contexts])
     told = frozenset(t for o in options for t in terms(o.text))
@@ -171,24 +240,38 @@ def claim_support(
             asked = [t for t in dict.fromkeys(terms(asked_text)) if t not in told]
             weight = rarity(asked, owns)
             total = sum(weight.values())
+            weight_in = weights_in_papers(question.question, data, weight)
             # A number the question prints ("ACL 2024") says which claim, not what it claims.
-            printed = [n for n in printed_numbers(claim.text) if n.value not in given_values]
-            counted = [(n, w) for n, w in _counts(claim.text) if n not in given_texts]
+            claimed = spelled_as_digits(claim.text)
+            printed = [n for n in printed_numbers(claimed) if n.value not in given_values]
+            counted = [(n, w) for n, w in _counts(claimed) if n not in given_texts]
             words = set(terms(_EVERY.sub("", without_numbers(claim.text)))) - set(asked)
             best = dict.fromkeys(papers, 0.0)
-            for window, held in zip(windows, values, strict=True):
+            for window, spelled, held, counted_too in zip(
+                windows, spelled_texts, values, counts, strict=True
+            ):
                 if window.paper_id not in best or total <= 0:
                     continue
+                share = 1.0
                 # "3 APIs" is read where the sentence counts APIs, not wherever a 3 is.
                 if counted:
-                    if not all(_prints_count(window.text, n, noun) for n, noun in counted):
+                    if not all(_prints_count(spelled, n, w) for n, w in counted):
                         continue
                 elif printed:
-                    if not all(any(same_number(v, p.text) for v in held) for p in printed):
+                    if not all(
+                        any(_states(v, p) for v in (counted_too if whole(p) else held))
+                        for p in printed
+                    ):
                         continue
+                    # "How many GPUs": a 24 is read where GPUs are counted.
+                    if noun and not (
+                        noun in window.own
+                        or all(_prints_count(spelled, p.text, noun) for p in printed)
+                    ):
+                        share = _UNCOUNTED_WEIGHT
                 elif not words or len(words & (window.own | window.around)) < 0.5 * len(words):
                     continue
-                score = window_score(window, weight) / total
+                score = share * window_score(window, weight_in[window.paper_id]) / total
                 best[window.paper_id] = max(best[window.paper_id], score)
             # "Both use GloVe" must hold in each paper, not in one of them.
             every = len(best) > 1 and _EVERY.search(claim.text)

@@ -3,25 +3,34 @@ under which a paper lists the work the question names."""
 
 from __future__ import annotations
 
+import re
+
+from littrace.corpus.document import Reference
 from littrace.littraceqa import Question
 from littrace.read.choice.units import Choice, winner
 from littrace.read.heuristic import question_query
-from littrace.read.records import Fact, SynthesisInput
+from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import (
-    authored_entries,
     citation_ids,
     cited_for,
     cited_in_group,
     entry_at,
     entry_support,
+    first_author_surname,
     group_position,
+    lists_work,
     mentions_references,
     named_authors,
     reference_position,
+    same_work,
 )
 
 # Entries cited by the best-matching sentences that can support an option.
 _CITED_ENTRIES = 5
+# What the selected papers' lists share: "appears in the reference lists of both".
+_EVERY = re.compile(r"\b(?:both|each|all|every|common|shared)\b", re.IGNORECASE)
+# An option that is a reference number: "26", "[26]".
+_REFERENCE_NUMBER = re.compile(r"\[?(\d+)\]?")
 
 
 def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
@@ -74,30 +83,106 @@ def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
     return Choice(label, support, why, [fact])
 
 
-def reference_number_choice(question: Question, data: SynthesisInput) -> Choice | None:
-    """The reference number under which a selected paper lists the work the question names by
-    its authors ("Rein et al."), when the options are numbers."""
+def shared_reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """For "which of these works appears in the reference lists of both papers": the
+    option listed by the most selected papers' bibliographies."""
     options = question.multiple_choice_options or []
-    authors = named_authors(question.question)
-    if not options or not authors or not all(o.text.strip().isdigit() for o in options):
+    contexts = [
+        context
+        for paper_id in data.papers
+        if (context := data.contexts.get(paper_id)) is not None and context.references
+    ]
+    asks = mentions_references(question.question) and _EVERY.search(question.question)
+    if not options or len({c.paper.title for c in contexts}) < 2 or not asks:
         return None
-    by_number = {o.text.strip(): o.label for o in options}
+    support = {o.label: 0.0 for o in options}
+    facts: dict[str, list[Fact]] = {o.label: [] for o in options}
+    for context in contexts:
+        for option in options:
+            entry = next((e for e in context.references if lists_work(e, option.text)), None)
+            if entry is not None:
+                support[option.label] += 1 / len(contexts)
+                facts[option.label].append(
+                    Fact(context.paper_id, "", entry.raw, None, "", entry.label, "reference")
+                )
+    label = winner({key: round(value, 4) for key, value in support.items()})
+    if label is None:
+        return None
+    listed = ", ".join(f.paper_id for f in facts[label])
+    return Choice(label, support, f"listed in the references of {listed}", facts[label])
+
+
+def reference_number_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """The reference number under which a selected paper lists the work the question names,
+    when the options are numbers ("26", "[26]"): the work named by its authors ("Rein et
+    al."), or the work another selected paper lists where the question points at it (the
+    entry "[16]" the question prints, the works cited by the sentences that best match the
+    question), found in this paper's list by its title."""
+    options = question.multiple_choice_options or []
+    by_number: dict[str, str] = {}
+    for option in options:
+        printed = _REFERENCE_NUMBER.fullmatch(option.text.strip())
+        if printed is None:
+            return None
+        by_number[printed.group(1)] = option.label
+    if not options:
+        return None
+    contexts = [
+        context
+        for paper_id in data.papers
+        if (context := data.contexts.get(paper_id)) is not None and context.references
+    ]
+    pointed = _pointed_works(question, data, contexts)
+    authors = named_authors(question.question)
     support = {o.label: 0.0 for o in options}
     grounds: dict[str, tuple[str, Fact]] = {}
-    for paper_id in data.papers:
-        context = data.contexts.get(paper_id)
-        if context is None:
-            continue
+    for context in contexts:
         ids = citation_ids(context.references)
-        for entry in authored_entries(question.question, context.references):
+        for entry in context.references:
             label = by_number.get(ids[entry.label])
             if label is None:
                 continue
-            support[label] += 1.0
-            fact = Fact(paper_id, "", entry.raw, None, "", entry.label, "reference")
-            grounds[label] = (f"{paper_id} lists [{ids[entry.label]}] {entry.raw[:80]}", fact)
+            found = (
+                [(1.0, "named by its authors")] if first_author_surname(entry) in authors else []
+            )
+            found += [
+                (weight, why)
+                for paper_id, work, weight, why in pointed
+                if paper_id != context.paper_id and same_work(entry, work)
+            ]
+            weight, why = max(found, default=(0.0, ""))
+            if weight > support[label]:
+                support[label] = round(weight, 4)
+                fact = Fact(context.paper_id, "", entry.raw, None, "", entry.label, "reference")
+                lists = f"{context.paper_id} lists [{ids[entry.label]}] {entry.raw[:80]}"
+                grounds[label] = (f"{lists} ({why})", fact)
     label = winner(support)
     if label is None:
         return None
     why, fact = grounds[label]
     return Choice(label, support, why, [fact])
+
+
+def _pointed_works(
+    question: Question, data: SynthesisInput, contexts: list[PaperContext]
+) -> list[tuple[str, Reference, float, str]]:
+    """(paper id, entry, weight, why) for each entry of a selected paper's list the question
+    points at: by the number it prints (weight 1), or as a work cited by a sentence that
+    matches the question (weight: the match)."""
+    position = reference_position(question.question)
+    query = question_query(question, data.plan, 1.0)
+    pointed = []
+    for context in contexts:
+        entry = entry_at(context.references, position) if position and position > 0 else None
+        if entry is not None:
+            pointed.append((context.paper_id, entry, 1.0, f"{context.paper_id} [{position}]"))
+        pointed += [
+            (
+                context.paper_id,
+                cited.reference,
+                cited.score,
+                f"cited by {context.paper_id} p.{cited.page}: {cited.sentence[:60]}",
+            )
+            for cited in cited_for(query, context)[:_CITED_ENTRIES]
+        ]
+    return pointed

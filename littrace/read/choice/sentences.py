@@ -100,6 +100,22 @@ def describing_terms(question: str, paper: PaperRecord) -> frozenset[str]:
     return frozenset(t for pair in pairwise(asked) if pair in pairs for t in pair)
 
 
+def weights_in_papers(
+    question: str, data: SynthesisInput, weight: dict[str, float]
+) -> dict[str, dict[str, float]]:
+    """Each selected paper's id -> the question terms' ``weight`` there, the terms that
+    describe the paper (:func:`describing_terms`: "the paper on organizing the scientific
+    literature") at a fraction, since they find the paper, not the sentence in it."""
+    weight_in = {}
+    for paper_id in data.papers:
+        context = data.contexts.get(paper_id)
+        described = describing_terms(question, context.paper) if context else frozenset()
+        weight_in[paper_id] = {
+            t: w * (_DESCRIBING_WEIGHT if t in described else 1.0) for t, w in weight.items()
+        }
+    return weight_in
+
+
 def sentence_choice(
     question: Question, data: SynthesisInput, among: Sequence[str] | None = None
 ) -> Choice | None:
@@ -116,14 +132,7 @@ def sentence_choice(
     total = sum(weight.values())
     if total <= 0:
         return None
-    # Words the question describes a paper by ("the paper on organizing the scientific
-    # literature") find the paper, not the sentence in it.
-    weight_in = {}
-    for paper_id in {window.paper_id for window in windows}:
-        described = describing_terms(question.question, data.contexts[paper_id].paper)
-        weight_in[paper_id] = {
-            t: w * (_DESCRIBING_WEIGHT if t in described else 1.0) for t, w in weight.items()
-        }
+    weight_in = weights_in_papers(question.question, data, weight)
     support = {o.label: 0.0 for o in options}
     grounds: dict[str, Window] = {}
     for window in windows:
