@@ -27,7 +27,7 @@ from littrace.numbers import decimals, numbers, same_number
 from littrace.read.choice import TableUnits, table_units
 from littrace.read.records import Fact, SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import asking_clause, asking_sentence
+from littrace.read.text import asking_clause, asking_sentence, norm
 from littrace.read.units import (
     TableCell,
     align,
@@ -37,7 +37,7 @@ from littrace.read.units import (
     question_terms,
     subject_terms,
 )
-from littrace.read.views import paper_views
+from littrace.read.views import paper_views, question_parts
 
 __all__ = ["Computed", "asks_difference", "difference"]
 
@@ -150,11 +150,21 @@ def _subtractable(a: Aligned, b: Aligned) -> bool:
     unit = _unit(cell_a.text)
     if unit != _unit(cell_b.text) or (unit.upper() in _MAGNITUDES and not a.counts):
         return False
-    if table_a.context.paper_id != table_b.context.paper_id:
+    if _work(table_a) != _work(table_b):
         return True
-    if table_a is not table_b:
+    if not _same_table(table_a, table_b):
         return False
     return cell_a.row_path == cell_b.row_path or cell_a.column_path == cell_b.column_path
+
+
+def _work(table: TableUnits) -> str:
+    """The work a table belongs to: versions of one paper (arXiv and venue) are one work."""
+    return norm(table.context.paper.title) or table.context.paper_id
+
+
+def _same_table(a: TableUnits, b: TableUnits) -> bool:
+    """Whether two tables are one: the same table, or one table of two versions of a paper."""
+    return a is b or (_work(a) == _work(b) and a.obj.scorer_id == b.obj.scorer_id)
 
 
 def difference(data: SynthesisInput, options: Sequence[str] = ()) -> Computed | None:
@@ -173,14 +183,20 @@ def difference(data: SynthesisInput, options: Sequence[str] = ()) -> Computed | 
         if paper_id not in told:
             subject = subject_terms(subject_name(item.table.context), text)
             told[paper_id] = (own_named(wanted, subject, text), subject)
+    # A question describing two selected works compares one cell of each.
+    papers = [data.contexts[p].paper for p in data.papers if p in data.contexts]
+    described = {work for part in question_parts(text, papers) for work in part.works}
+    across = len(described) > 1 and len({_work(item.table) for item in top}) > 1
     best = None
     for i, first in enumerate(top):
         for second in top[i + 1 :]:
             if not _subtractable(first, second):
                 continue
+            if across and _work(first.table) == _work(second.table):
+                continue
             a, b = first.cell, second.cell
             assert a.value is not None and b.value is not None
-            if first.table is second.table:
+            if _same_table(first.table, second.table):
                 named, subject = told[first.table.context.paper_id]
                 if not _compared(a, b, named, subject) or not _compared(b, a, named, subject):
                     continue

@@ -411,6 +411,40 @@ def test_words_describing_the_paper_in_its_abstracts_words_count_less_in_a_windo
     assert picked.support["A"] < picked.support["B"]
 
 
+def test_a_count_question_counts_the_first_plural_noun_after_how_many() -> None:
+    from littrace.read.choice.counts import counted_terms
+
+    assert counted_terms("How many BiLSTM layers does each of them use?") == ["bilstm", "layer"]
+    assert counted_terms("Counting sizes, how many of the compared methods use it?") == [
+        "compar",
+        "method",
+    ]
+    assert counted_terms("How many features powered by language processing are there?") == [
+        "featur"
+    ]
+    assert counted_terms("How many of the five answered No?") == []
+    assert counted_terms("What is the batch size?") == []
+
+
+def test_a_count_is_read_where_the_sentence_counts_what_the_question_counts() -> None:
+    paper = _prose_paper(
+        "The corpus has about 146K query papers.",
+        "This process results in about 684K training triples and 145K validation triples.",
+        "The interface offers four features powered by language processing.",
+    )
+    options = ["About 684K", "About 146K", "About 145K", "About 32K"]
+    picked = _sentence_choice("How many training triples does it construct?", options, paper)
+    assert picked is not None and picked.label == "A"
+    # 145K counts triples too, but validation ones; 146K counts papers.
+    assert picked.support["A"] > picked.support["C"] > picked.support["B"]
+    spelled = _sentence_choice(
+        "How many features powered by language processing does the interface offer?",
+        ["3", "5", "4", "12"],
+        paper,
+    )
+    assert spelled is not None and spelled.label == "C"
+
+
 def test_a_cell_the_question_hardly_names_neither_chooses_nor_alone_narrows() -> None:
     from littrace.read.choice import table_contenders
 

@@ -156,6 +156,16 @@ def test_options_are_checked_as_differences_of_one_cell_of_each_paper() -> None:
     assert found is not None and found.text == "0.95"
     assert {fact.paper_id for fact in found.facts} == {"p1", "p2"}
     # Without the options to check, an operand must be named outright: the corpus paper's
-    # column is named by none of the question's words.
-    unchecked = difference(data)
-    assert unchecked is None or unchecked.text != "0.95"
+    # column is named by none of the question's words, and a question describing two papers
+    # compares one cell of each, not two of the SciBERT table (83.64 - 79.14).
+    assert difference(data) is None
+    # Two versions of the SciBERT paper are one work: a cell of each is no cross-paper pair.
+    arxiv = replace(scibert, paper=replace(scibert.paper, paper_id="p1v", venue="arXiv"))
+    contexts = {"p1": scibert, "p1v": arxiv, "p2": s2orc}
+    versions = SynthesisInput(question, Plan(), ["p1", "p1v", "p2"], contexts, {}, [])
+    assert difference(versions) is None
+    # Two versions of the SciBERT paper are one work: a cell of each is no cross-paper pair.
+    arxiv = replace(scibert, paper=replace(scibert.paper, paper_id="p1v", venue="arXiv"))
+    contexts = {"p1": scibert, "p1v": arxiv, "p2": s2orc}
+    versions = SynthesisInput(question, Plan(), ["p1", "p1v", "p2"], contexts, {}, [])
+    assert difference(versions) is None

@@ -432,12 +432,14 @@ def test_checks_and_crosses_in_label_columns_read_as_their_headers_under_their_g
         ("√", "", ""),
         ("", "855", "258"),
     )
+    # A column of checks and crosses switches a feature on or off: "with" or "without" the
+    # feature its header names.
     cells = {(c.row_path, c.column_path): c.text for c in table_cells(crossed)}
     assert cells == {
-        (("without Use Split-batch",), ("Max Length", "1024")): "262",
-        (("without Use Split-batch",), ("Max Length", "4096")): "25",
-        (("Use Split-batch",), ("Max Length", "1024")): "855",
-        (("Use Split-batch",), ("Max Length", "4096")): "258",
+        (("without Split-batch",), ("Max Length", "1024")): "262",
+        (("without Split-batch",), ("Max Length", "4096")): "25",
+        (("with Split-batch",), ("Max Length", "1024")): "855",
+        (("with Split-batch",), ("Max Length", "4096")): "258",
     }
 
 

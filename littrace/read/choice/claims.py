@@ -5,10 +5,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 from littrace.littraceqa import Question
-from littrace.numbers import Number, decimals, numbers, same_number, spelled_as_digits
+from littrace.numbers import numbers, spelled_as_digits
+from littrace.read.choice.counts import (
+    UNCOUNTED_WEIGHT,
+    count_share,
+    counted_terms,
+    counts_in,
+    stated,
+    states,
+    whole,
+)
 from littrace.read.choice.sentences import (
     Window,
     rarity,
@@ -19,7 +27,7 @@ from littrace.read.choice.sentences import (
 from littrace.read.choice.units import TableUnits, printed_numbers, table_units, without_numbers
 from littrace.read.records import PaperContext, SynthesisInput
 from littrace.read.text import norm, terms
-from littrace.read.units import CITATION, terms_match
+from littrace.read.units import CITATION
 from littrace.read.views import ENUMERATION_ITEM, paper_views, question_parts
 
 # An enumeration marker that says which of several things a claim is about: "(i)", "(b)".
@@ -34,25 +42,6 @@ _CONJUNCTION = re.compile(r",?\s+(?:and|while|whereas|but)\s+")
 # Two claims listed with a comma, each led by its count: "one in the extractor, two in the
 # detector".
 _COUNTS_LISTED = re.compile(r"^\d[^,]*,\s+\d[^,]*$")
-# A number that points at a part of the paper, not a quantity: "Figure 1", "Table 3",
-# "Section 4.2", "Eq. (5)".
-_CROSS_REFERENCE = re.compile(
-    r"\b(?:Fig(?:ure)?s?|Tables?|Sec(?:tion)?s?|Eq(?:uation)?s?|Appendix|§)\.?\s*\(?[A-Z]?\d+"
-    r"(?:\.\d+)*\)?",
-    re.IGNORECASE,
-)
-# A list item's number: "(1) Parameter-balanced ...", "we set 1) SemEAGAT, 2) -BiLSTM".
-_LIST_MARKER = re.compile(r"(?:(?<=\s)|^)\(?\d\)(?=\s)")
-# What a count question counts: the noun closing the words after "how many" ("How many
-# BiLSTM layers does each use?" counts layers).
-_COUNTED = re.compile(
-    r"\bhow\s+many\s+((?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:does|do|did|is|are|was"
-    r"|were|has|have|had|can|could|will|would|in|of|on|for|at|per|than|make|made|more|fewer|less|larger|smaller|higher|lower)\b|[?,])",
-    re.IGNORECASE,
-)
-# A window that prints a claim's number without the noun the question counts supports it
-# this much.
-_UNCOUNTED_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -88,70 +77,6 @@ def option_claims(text: str) -> list[Claim]:
             if terms(claim) or printed_numbers(claim):
                 claims.append(Claim(claim.strip(" ,."), marker.group(0).strip() if marker else ""))
     return claims
-
-
-# A count as one word prints it: "3", "2-5", "2.5".
-_COUNT = re.compile(r"\d+(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?)?")
-# How far after its number a counted word may be printed ("3 APIs", "3 distinct APIs").
-_COUNT_REACH = 3
-
-
-def _counts(text: str) -> list[tuple[str, str]]:
-    """The numbers ``text`` prints with the word they count: "2-5 tools; at most 3 APIs"
-    gives ("2-5", "tools") and ("3", "apis")."""
-    words = text.split()
-    found = []
-    for word, after in pairwise(words):
-        if _COUNT.fullmatch(word) and after[:1].isalpha():
-            noun = terms(after)
-            if noun:
-                found.append((word, noun[0]))
-    return found
-
-
-def _prints_count(sentence: str, count: str, noun: str) -> bool:
-    """Whether ``sentence`` prints ``count`` (a number or a range, read as printed) with
-    ``noun`` a few words after it ("24 A800 GPUs", "a 2-layer BiLSTM")."""
-    words = sentence.replace(f"{count}-", f"{count} ").split()
-    for i, word in enumerate(words):
-        if word.strip(",;:()") != count:
-            continue
-        for after in words[i + 1 : i + 1 + _COUNT_REACH]:
-            said = terms(after)
-            if said and terms_match(said[0], frozenset([noun])):
-                return True
-    return False
-
-
-def counted_noun(question: str) -> str:
-    """The term a count question counts ("" when it asks no count).
-
-    Example:
-        >>> counted_noun("How many BiLSTM layers does each of them use?")
-        'layer'
-    """
-    found = _COUNTED.search(question)
-    said = terms(found.group(1)) if found else []
-    return said[-1] if said else ""
-
-
-def stated(text: str) -> str:
-    """``text`` without the numbers that state no quantity: citation markers,
-    cross-references and list markers ("[32]", "Figure 1", "(2)", "3)")."""
-    return _LIST_MARKER.sub(" ", _CROSS_REFERENCE.sub(" ", CITATION.sub(" ", text)))
-
-
-def whole(number: Number) -> bool:
-    """Whether ``number`` is printed as a whole number ("2", not "2.0")."""
-    return decimals(number.text) == 0
-
-
-def _states(printed: Number, claimed: Number) -> bool:
-    """Whether a passage's ``printed`` number is the ``claimed`` one, printed at least as
-    precisely (a "1" in a passage is no temperature "1.0")."""
-    return same_number(printed.value, claimed.text) and decimals(printed.text) >= decimals(
-        claimed.text
-    )
 
 
 def _marked_segment(question: str, marker: str) -> str:
@@ -225,7 +150,7 @@ def claim_support(
     # A count written as a word ("a two-layer BiLSTM") states a whole number, not "1.0".
     spelled_texts = [spelled_as_digits(text) for text in texts]
     counts = [numbers(text) for text in spelled_texts]
-    noun = counted_noun(question.question)
+    asks_count = counted_terms(question.question)
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
     views = paper_views(question.question, [c.paper for c in contexts])
     told = frozenset(t for o in options for t in terms(o.text))
@@ -244,7 +169,7 @@ def claim_support(
             # A number the question prints ("ACL 2024") says which claim, not what it claims.
             claimed = spelled_as_digits(claim.text)
             printed = [n for n in printed_numbers(claimed) if n.value not in given_values]
-            counted = [(n, w) for n, w in _counts(claimed) if n not in given_texts]
+            counted = [(n, w) for n, w in counts_in(claimed) if n not in given_texts]
             words = set(terms(_EVERY.sub("", without_numbers(claim.text)))) - set(asked)
             best = dict.fromkeys(papers, 0.0)
             for window, spelled, held, counted_too in zip(
@@ -255,20 +180,19 @@ def claim_support(
                 share = 1.0
                 # "3 APIs" is read where the sentence counts APIs, not wherever a 3 is.
                 if counted:
-                    if not all(_prints_count(spelled, n, w) for n, w in counted):
+                    if not all(count_share(spelled, n, [w]) for n, w in counted):
                         continue
                 elif printed:
                     if not all(
-                        any(_states(v, p) for v in (counted_too if whole(p) else held))
+                        any(states(v, p) for v in (counted_too if whole(p) else held))
                         for p in printed
                     ):
                         continue
-                    # "How many GPUs": a 24 is read where GPUs are counted.
-                    if noun and not (
-                        noun in window.own
-                        or all(_prints_count(spelled, p.text, noun) for p in printed)
-                    ):
-                        share = _UNCOUNTED_WEIGHT
+                    # "How many GPUs": a 24 is read where GPUs are counted (a cell where
+                    # its headers name them).
+                    if asks_count and asks_count[-1] not in window.own:
+                        share = min(count_share(spelled, p.text, asks_count) for p in printed)
+                        share = share or UNCOUNTED_WEIGHT
                 elif not words or len(words & (window.own | window.around)) < 0.5 * len(words):
                     continue
                 score = share * window_score(window, weight_in[window.paper_id]) / total

@@ -11,7 +11,15 @@ from itertools import pairwise, product
 
 from littrace.corpus.document import PaperRecord
 from littrace.littraceqa import Question
-from littrace.numbers import numbers, same_number
+from littrace.numbers import numbers, same_number, spelled_as_digits
+from littrace.read.choice.counts import (
+    UNCOUNTED_WEIGHT,
+    count_share,
+    counted_terms,
+    stated,
+    states,
+    whole,
+)
 from littrace.read.choice.units import Choice, winner
 from littrace.read.records import Fact, SynthesisInput
 from littrace.read.text import contains_phrase, sentences, terms
@@ -77,11 +85,24 @@ def window_score(window: Window, weight: dict[str, float]) -> float:
 
 
 def _prints(sentence: str, option: str) -> bool:
+    """Whether ``sentence`` prints ``option``: its numbers as quantities (a count may be
+    written as a word, "four features"), else its words as a phrase."""
     printed = numbers(option)
     if printed and len(terms(option)) <= len(printed):
-        found = numbers(sentence)
-        return all(any(same_number(n.value, p.text) for n in found) for p in printed)
+        plain = stated(sentence)
+        found, counted = numbers(plain), numbers(spelled_as_digits(plain))
+        return all(any(states(n, p) for n in (counted if whole(p) else found)) for p in printed)
     return contains_phrase(sentence, option)
+
+
+def _counting(sentence: str, option: str, counted: Sequence[str]) -> float:
+    """How much of a window's support an option keeps when the question counts something
+    (``counted``): all where the sentence counts it with the option's number
+    (:func:`count_share`), half where the number counts something else."""
+    plain = spelled_as_digits(stated(sentence))
+    tokens = [word for word in option.split() if word[:1].isdigit()]
+    share = max((count_share(plain, token, counted) for token in tokens), default=0.0)
+    return share or UNCOUNTED_WEIGHT
 
 
 def describing_terms(question: str, paper: PaperRecord) -> frozenset[str]:
@@ -133,13 +154,18 @@ def sentence_choice(
     if total <= 0:
         return None
     weight_in = weights_in_papers(question.question, data, weight)
+    counted = counted_terms(question.question)
+    counting = {o.label: any(w[:1].isdigit() for w in o.text.split()) for o in options}
     support = {o.label: 0.0 for o in options}
     grounds: dict[str, Window] = {}
     for window in windows:
         for option in options:
             if not _prints(window.text, option.text):
                 continue
-            score = round(window_score(window, weight_in[window.paper_id]) / total, 4)
+            score = window_score(window, weight_in[window.paper_id]) / total
+            if counted and counting[option.label]:
+                score *= _counting(window.text, option.text, counted)
+            score = round(score, 4)
             if score > support[option.label]:
                 support[option.label], grounds[option.label] = score, window
     label = winner(support, _SENTENCE_MARGIN)

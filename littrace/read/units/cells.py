@@ -4,6 +4,7 @@ checks and crosses as settings, and rows told apart by their keys."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Container, Sequence
 from dataclasses import dataclass, replace
 
@@ -103,6 +104,11 @@ def _block_label(grid: Grid, block: range, j: int, titles: Container[int]) -> st
     return " ".join(grid_cell(grid, i, j) for i in own)
 
 
+# A mark column's header may name its feature with a verb or "with" before it ("Use
+# Split-batch", "w/ Router").
+_FEATURE_VERB = re.compile(r"^\s*(?:use[sd]?|using|with|w/)\s+", re.IGNORECASE)
+
+
 def _mark_columns(grid: Grid, rows: Sequence[int], labels: int) -> set[int]:
     """The label columns whose cells on rows with values are mostly checks and crosses."""
     found = set()
@@ -114,13 +120,18 @@ def _mark_columns(grid: Grid, rows: Sequence[int], labels: int) -> set[int]:
     return found
 
 
-def _mark_label(mark: str, header: tuple[str, ...]) -> str:
-    """A check or cross under ``header`` as the words it stands for: the header's name, or
-    "without" it."""
+def _mark_label(mark: str, header: tuple[str, ...], switch: bool) -> str:
+    """A check or cross under ``header`` as the words it stands for: the header's name; in a
+    column that also prints crosses (a feature switched on or off, ``switch``), "with" or
+    "without" the feature it names ("Use Split-batch" over a cross: "without Split-batch")."""
     name = " ".join(header)
+    if switch:
+        name = _FEATURE_VERB.sub("", name).strip()
     if not name:
         return mark
-    return name if CHECK.fullmatch(mark) else f"without {name}" if CROSS.fullmatch(mark) else mark
+    if CHECK.fullmatch(mark):
+        return f"with {name}" if switch else name
+    return f"without {name}" if CROSS.fullmatch(mark) else mark
 
 
 def _mark_groups(
@@ -221,6 +232,7 @@ def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[Table
         ]:
             del titles[k]
     marks = _mark_columns(grid, with_values, labels)
+    switches = {j for j in marks if any(CROSS.fullmatch(grid_cell(grid, i, j)) for i in body)}
     groups = _mark_groups(grid, body, with_values, marks) if marks else []
     naming = _naming_column(grid, with_values, labels)
     # Label columns outer to inner, the one naming the rows last (filled down and labelled by
@@ -264,7 +276,7 @@ def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[Table
             continue
         group = next((b for b in blocks if i - 1 in b), None)
         row_path = tuple(
-            _mark_label(label, column_paths[j]) if j in marks else label
+            _mark_label(label, column_paths[j], j in switches) if j in marks else label
             for j in order
             if (
                 label := (_block_label(grid, group, j, titles) if group and j < labels - 1 else "")
