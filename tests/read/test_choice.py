@@ -210,6 +210,9 @@ def test_a_reference_number_is_found_by_the_title_another_paper_lists_the_work_u
     assert chosen is not None and chosen.label == "D"
     # One paper alone: the title is found in no other list, and nothing is chosen.
     assert _choose_among(question, numbers, [second]) is None
+    # A question not about the bibliography looks no numbers up in it.
+    unrelated = "Which batch size helps readers extract key information in both papers?"
+    assert _choose_among(unrelated, numbers, [first, second]) is None
 
 
 def test_a_work_in_both_reference_lists_is_the_one_both_papers_list() -> None:
@@ -228,6 +231,9 @@ def test_a_work_in_both_reference_lists_is_the_one_both_papers_list() -> None:
     chosen = _choose_among(question, options, [first, second])
     assert chosen is not None and chosen.label == "B"
     assert chosen.support == {"A": 0.5, "B": 1.0, "C": 0.5}
+    # Options that name no work ("8.2%") are not looked up in the lists.
+    shares = "What share of the works cited in both reference lists is recent?"
+    assert _choose_among(shares, ["8.2%", "37%", "2023"], [first, second]) is None
 
 
 # Results whose last row is the paper's own method, printed as "Ours".
@@ -532,6 +538,28 @@ def test_a_claim_counting_things_is_read_where_the_sentence_counts_them() -> Non
     # B's "5" and A's "2" are printed, but not counting APIs.
     assert max(support, key=support.__getitem__) == "D"
     assert support["D"] > support["B"] > support["A"]
+
+
+# Both directions of retrieval, printed with arrows (InternVL's Table 15).
+RETRIEVAL = (
+    ("method", "Image →Text", "", "Text →Image", ""),
+    ("", "R@1", "R@10", "R@1", "R@10"),
+    ("FILIP", "96.6", "100.0", "87.1", "99.1"),
+    ("BEiT-3", "97.5", "99.8", "89.1", "99.3"),
+    ("ONE-PEACE", "97.6", "100.0", "89.6", "99.2"),
+)
+
+
+def test_the_clause_that_asks_names_the_extremes_line_not_the_tables_description() -> None:
+    paper = context(cells=RETRIEVAL, method="LongEval")
+    best = choose(
+        "In the image-text retrieval comparison of the paper, which method attains the highest"
+        " text-to-image R@10?",
+        ["ONE-PEACE", "FILIP", "BEiT-3"],
+        paper,
+    )
+    assert best is not None and best.label == "C"
+    assert "Text →Image" in best.how
 
 
 def test_an_extreme_question_is_read_by_the_extreme_not_by_the_best_named_value() -> None:

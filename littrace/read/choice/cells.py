@@ -25,7 +25,7 @@ from littrace.read.choice.units import (
 from littrace.read.extremes import extreme_word, wants_lower
 from littrace.read.records import SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import asking_sentence, terms
+from littrace.read.text import asking_clause, asking_sentence, terms
 from littrace.read.units import (
     Alignment,
     TableCell,
@@ -188,7 +188,9 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
     printed = {o.label: o.text.strip() for o in options}
     told = frozenset().union(*named.values())
     wanted = asked_terms(text) - told
-    asking = asking_sentence(text)
+    # The clause that asks names the line ("..., which method attains the highest
+    # text-to-image recall@10?"); the rest of its sentence may describe the table.
+    asking = asking_clause(text)
     focus = asked_terms(asking) - told
     best: tuple[float, Choice] | None = None
     for table in tables:

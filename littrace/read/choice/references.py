@@ -7,7 +7,7 @@ import re
 
 from littrace.corpus.document import Reference
 from littrace.littraceqa import Question
-from littrace.read.choice.units import Choice, winner
+from littrace.read.choice.units import Choice, winner, without_numbers
 from littrace.read.heuristic import question_query
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import (
@@ -24,11 +24,14 @@ from littrace.read.references import (
     reference_position,
     same_work,
 )
+from littrace.read.text import terms
 
 # Entries cited by the best-matching sentences that can support an option.
 _CITED_ENTRIES = 5
 # What the selected papers' lists share: "appears in the reference lists of both".
-_EVERY = re.compile(r"\b(?:both|each|all|every|common|shared)\b", re.IGNORECASE)
+_EVERY = re.compile(r"\b(?:both|every|in common|shared)\b", re.IGNORECASE)
+# An option names a work with at least this many words ("Mistral 7B (Jiang et al., 2023)").
+_WORK_TERMS = 3
 # An option that is a reference number: "26", "[26]".
 _REFERENCE_NUMBER = re.compile(r"\[?(\d+)\]?")
 
@@ -93,7 +96,8 @@ def shared_reference_choice(question: Question, data: SynthesisInput) -> Choice 
         if (context := data.contexts.get(paper_id)) is not None and context.references
     ]
     asks = mentions_references(question.question) and _EVERY.search(question.question)
-    if not options or len({c.paper.title for c in contexts}) < 2 or not asks:
+    works = all(len(set(terms(without_numbers(o.text)))) >= _WORK_TERMS for o in options)
+    if not options or not works or len({c.paper.title for c in contexts}) < 2 or not asks:
         return None
     support = {o.label: 0.0 for o in options}
     facts: dict[str, list[Fact]] = {o.label: [] for o in options}
@@ -132,7 +136,10 @@ def reference_number_choice(question: Question, data: SynthesisInput) -> Choice 
         for paper_id in data.papers
         if (context := data.contexts.get(paper_id)) is not None and context.references
     ]
-    pointed = _pointed_works(question, data, contexts)
+    # Without the bibliography in question, numbers are no reference numbers to look up.
+    pointed = (
+        _pointed_works(question, data, contexts) if mentions_references(question.question) else []
+    )
     authors = named_authors(question.question)
     support = {o.label: 0.0 for o in options}
     grounds: dict[str, tuple[str, Fact]] = {}
