@@ -449,6 +449,10 @@ def test_a_count_is_read_where_the_sentence_counts_what_the_question_counts() ->
         paper,
     )
     assert spelled is not None and spelled.label == "C"
+    # A number that counts nothing the question counts is no count of it.
+    assert (
+        _sentence_choice("How many subfigures does the interface offer?", ["4", "5"], paper) is None
+    )
 
 
 def test_a_cell_the_question_hardly_names_neither_chooses_nor_alone_narrows() -> None:

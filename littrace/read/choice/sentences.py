@@ -158,18 +158,22 @@ def sentence_choice(
     counting = {o.label: any(w[:1].isdigit() for w in o.text.split()) for o in options}
     support = {o.label: 0.0 for o in options}
     grounds: dict[str, Window] = {}
+    counts: dict[str, bool] = {}
     for window in windows:
         for option in options:
             if not _prints(window.text, option.text):
                 continue
             score = window_score(window, weight_in[window.paper_id]) / total
+            share = 1.0
             if counted and counting[option.label]:
-                score *= _counting(window.text, option.text, counted)
-            score = round(score, 4)
+                share = _counting(window.text, option.text, counted)
+            score = round(score * share, 4)
             if score > support[option.label]:
                 support[option.label], grounds[option.label] = score, window
+                counts[option.label] = share > UNCOUNTED_WEIGHT
     label = winner(support, _SENTENCE_MARGIN)
-    if label is None:
+    # A number no sentence prints counting what the question counts is no count of it.
+    if label is None or (counted and counting[label] and not counts[label]):
         return None
     window = grounds[label]
     fact = Fact(window.paper_id, window.chunk_id, window.text, None, "", "", "sentence")
