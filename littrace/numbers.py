@@ -28,6 +28,7 @@ __all__ = [
     "numbers",
     "parse_value",
     "same_number",
+    "same_shown",
     "spelled_as_digits",
 ]
 
@@ -78,6 +79,20 @@ def numbers(text: str) -> list[Number]:
         if math.isfinite(value):
             found.append(Number(value, unit, match.start(), match.end(), raw.strip()))
     return found
+
+
+def same_shown(value: float, shown: int, printed: str) -> bool:
+    """Whether ``printed`` states ``value``, itself shown with ``shown`` decimals: each is
+    the other at the other's precision ("0.93" is no "0.9", though it rounds to it).
+
+    Example:
+        >>> same_shown(0.93, 2, "0.93"), same_shown(0.93, 2, "0.9"), same_shown(44.4, 1, "44.40")
+        (True, False, True)
+    """
+    if not same_number(value, printed):
+        return False
+    target = parse_value(printed)
+    return target is None or same_number(target, f"{value:.{shown}f}")
 
 
 def spelled_as_digits(text: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from littrace.numbers import first_number, numbers, parse_value, same_number
+from littrace.numbers import first_number, numbers, parse_value, same_number, same_shown
 
 
 @pytest.mark.parametrize(
@@ -81,3 +81,11 @@ def test_numbers_read_a_power_of_ten_as_one_value_and_same_number_tells_them_apa
     assert [n.value for n in found] == [5e-05, 7e-05, 3.0, 10.0]
     assert same_number(5e-05, "5 × 10−5") and not same_number(7e-05, "5 × 10−5")
     assert same_number(5e-05, "5e-5")
+
+
+def test_a_number_shown_more_precisely_than_printed_is_not_the_printed_one() -> None:
+    # A cell "0.742" rounds to an option "1" (of "Eq. 1"), and "0.93" to "0.9": neither is it.
+    assert not same_shown(0.742, 3, "1")
+    assert not same_shown(0.93, 2, "0.9")
+    assert same_shown(44.4, 1, "44.40") and same_shown(0.93, 2, "0.930")
+    assert same_shown(7.0, 0, "7")

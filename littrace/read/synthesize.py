@@ -59,7 +59,7 @@ import numpy as np
 
 from littrace.corpus.document import PaperObject
 from littrace.littraceqa import Question
-from littrace.numbers import decimals, numbers, parse_value, same_number
+from littrace.numbers import decimals, numbers, parse_value, same_shown
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.charts import chart_answer, printed_reading
 from littrace.read.choice import (
@@ -347,7 +347,7 @@ def _match_option(question: Question, value: Value | str) -> str | None:
             return option.label
     if number is not None:
         for option in options:
-            if same_number(number, option.text):
+            if same_shown(number, decimals(text), option.text):
                 return option.label
     return None
 

@@ -406,7 +406,7 @@ def test_words_describing_the_paper_in_its_abstracts_words_count_less_in_a_windo
     paper = _prose_paper(
         "The scientific literature holds 37M nodes.", "Author nodes number 12M in total."
     )
-    question = "How many author nodes in total does the paper on the scientific literature report?"
+    question = "What total of author nodes does the paper on the scientific literature report?"
     options = ["37M", "12M", "0.4M", "237M"]
     assert _sentence_choice(question, options, paper) is None  # a tie on the words alone
     described = replace(
@@ -418,7 +418,7 @@ def test_words_describing_the_paper_in_its_abstracts_words_count_less_in_a_windo
 
 
 def test_a_count_question_counts_the_first_plural_noun_after_how_many() -> None:
-    from littrace.read.choice.counts import counted_terms
+    from littrace.read.choice.counts import count_share, counted_terms
 
     assert counted_terms("How many BiLSTM layers does each of them use?") == ["bilstm", "layer"]
     assert counted_terms("Counting sizes, how many of the compared methods use it?") == [
@@ -429,6 +429,9 @@ def test_a_count_question_counts_the_first_plural_noun_after_how_many() -> None:
         "featur"
     ]
     assert counted_terms("How many of the five answered No?") == []
+    # A number counts the word after it; the noun before it only when none follows.
+    assert count_share("our method has 3 advantages", "3", ["method"]) == 0
+    assert count_share("Author nodes number 12M.", "12M", ["author", "nod"]) == 1.0
     assert counted_terms("What is the batch size?") == []
 
 

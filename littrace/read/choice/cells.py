@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from littrace.littraceqa import Question
-from littrace.numbers import decimals, numbers, parse_value, same_number
+from littrace.numbers import decimals, numbers, same_shown
 from littrace.read.choice.references import (
     reference_choice,
     reference_number_choice,
@@ -101,10 +101,7 @@ def prints_option(cell: TableCell, number: str) -> bool:
         >>> prints_option(cell, "0.93"), prints_option(cell, "0.9")
         (True, False)
     """
-    if cell.value is None or not same_number(cell.value, number):
-        return False
-    value = parse_value(number)
-    return value is None or same_number(value, f"{cell.value:.{decimals(cell.text)}f}")
+    return cell.value is not None and same_shown(cell.value, decimals(cell.text), number)
 
 
 def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:

@@ -89,14 +89,23 @@ def count_share(sentence: str, count: str, counted: Sequence[str]) -> float:
     words = sentence.replace(f"{count}-", f"{count} ").split()
     best = 0.0
     for i, word in enumerate(words):
-        if word.strip(",;:()") != count:
+        if word.strip(",;:()").rstrip(".") != count:
             continue
         after = words[i + 1 : i + 1 + _COUNT_REACH]
         before = words[max(0, i - _COUNT_REACH) : i]
-        for span in (after, before[::-1]):
+        # A number with a word of its own after it counts that word ("our method has 3
+        # advantages"), not the noun before it ("author nodes number 12M in total").
+        spans = [(after, 0)] if after and terms(after[0]) else [(after, 0), (before[::-1], 1)]
+        for span, reach in spans:
             for k, said in enumerate(span):
                 if any(terms_match(t, frozenset([noun])) for t in terms(said)):
-                    held = {t for w in span[: k + 1] for t in terms(w)}
+                    # Before the number, the noun's own modifiers stand before it too.
+                    shown = (
+                        span[: k + 1]
+                        if not reach
+                        else words[max(0, i - k - 1 - len(modifiers)) : i]
+                    )
+                    held = {t for w in shown for t in terms(w)}
                     best = max(best, 1.0 if set(modifiers) <= held else MODIFIED_WEIGHT)
                     break
     return best
