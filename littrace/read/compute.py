@@ -27,7 +27,7 @@ from littrace.numbers import decimals, numbers, same_number
 from littrace.read.choice import TableUnits, table_units
 from littrace.read.records import Fact, SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import asking_clause, asking_sentence, norm
+from littrace.read.text import asking_clause, asking_sentence
 from littrace.read.units import (
     TableCell,
     align,
@@ -37,7 +37,7 @@ from littrace.read.units import (
     question_terms,
     subject_terms,
 )
-from littrace.read.views import paper_views, question_parts
+from littrace.read.views import paper_views, question_parts, work_of
 
 __all__ = ["Computed", "asks_difference", "difference"]
 
@@ -158,8 +158,7 @@ def _subtractable(a: Aligned, b: Aligned) -> bool:
 
 
 def _work(table: TableUnits) -> str:
-    """The work a table belongs to: versions of one paper (arXiv and venue) are one work."""
-    return norm(table.context.paper.title) or table.context.paper_id
+    return work_of(table.context.paper)
 
 
 def _same_table(a: TableUnits, b: TableUnits) -> bool:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from littrace.corpus.document import Reference
 from littrace.read.records import PaperContext
 from littrace.read.text import Query, terms
+from littrace.read.units import CITATION
 
 __all__ = [
     "CitedEntry",
@@ -171,8 +172,6 @@ def entry_support(option: str, entry: str) -> float:
     return share if share >= _ENTRY_SHARE else 0.0
 
 
-# The citation an option prints after a title: "(Touvron et al., 2023)".
-_CITATION_AFTER = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\)\s*$")
 # Two entries list one work when this share of the shorter title's terms is in the other's.
 _SAME_TITLE = 0.8
 # Titles this short ("Introduction", "Survey") name no work by themselves.
@@ -211,7 +210,7 @@ def lists_work(entry: Reference, work: str) -> bool:
     """Whether ``entry`` lists the ``work`` an option names ("LLaMA: Open and efficient
     foundation language models (Touvron et al., 2023)"): its title, once the citation is set
     aside, is the entry's; else most of the option's terms are in the entry as printed."""
-    title = _CITATION_AFTER.sub("", work).strip()
+    title = CITATION.sub("", work).strip()
     if entry.title and len(set(terms(title))) >= _TITLE_TERMS:
         return same_title(title, entry.title)
     return entry_support(work, entry.raw) > 0

@@ -46,7 +46,7 @@ from itertools import pairwise
 from littrace.corpus.document import PaperRecord
 from littrace.read.text import norm, sentences, terms
 
-__all__ = ["ENUMERATION_ITEM", "Part", "paper_views", "question_parts"]
+__all__ = ["ENUMERATION_ITEM", "Part", "paper_views", "question_parts", "work_of"]
 
 _YEAR = re.compile(r"(?<![\w.])((?:19|20)\d\d)(?![\w.])")
 # What a citation prints before its year: "Ammar et al., 2018", "Chang et al. (2023)",
@@ -73,7 +73,9 @@ class Part:
     works: frozenset[str]
 
 
-def _work(paper: PaperRecord) -> str:
+def work_of(paper: PaperRecord) -> str:
+    """The work a paper record is a version of: its normalised title (arXiv and venue
+    versions of one paper are one work), else its id."""
     return norm(paper.title) or paper.paper_id
 
 
@@ -98,7 +100,7 @@ def _mentions(sentence: str, papers: Sequence[PaperRecord]) -> list[tuple[int, f
         start = match.start()
         if previous and any(previous[0].lower() in _venue_words(p) for p in named):
             start = before.rfind(previous[0])
-        found.append((start, frozenset(_work(paper) for paper in named or dated)))
+        found.append((start, frozenset(work_of(paper) for paper in named or dated)))
     return found
 
 
@@ -166,12 +168,12 @@ def question_parts(question: str, papers: Sequence[PaperRecord]) -> list[Part]:
 
 def paper_views(question: str, papers: Sequence[PaperRecord]) -> dict[str, str]:
     """Each paper id of ``papers`` -> the question as that paper sees it (see the module doc)."""
-    if len({_work(paper) for paper in papers}) < 2:
+    if len({work_of(paper) for paper in papers}) < 2:
         return {paper.paper_id: question for paper in papers}
     parts = question_parts(question, papers)
     views = {}
     for paper in papers:
-        own = [p.text for p in parts if not p.works or _work(paper) in p.works]
+        own = [p.text for p in parts if not p.works or work_of(paper) in p.works]
         view = " ".join(own)
         views[paper.paper_id] = view if terms(view) else question
     return views

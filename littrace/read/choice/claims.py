@@ -13,12 +13,11 @@ from littrace.read.choice.counts import (
     count_share,
     counted_terms,
     counts_in,
-    stated,
-    states,
-    whole,
+    quantities,
 )
 from littrace.read.choice.sentences import (
     Window,
+    described_in_papers,
     rarity,
     sentence_windows,
     weights_in_papers,
@@ -145,11 +144,8 @@ def claim_support(
     if not options or all(len(found) < 2 for found in claims.values()):
         return {}
     windows = sentence_windows(data) + _cell_windows(table_units(question, data))
-    texts = [stated(window.text) for window in windows]
-    values = [numbers(text) for text in texts]
-    # A count written as a word ("a two-layer BiLSTM") states a whole number, not "1.0".
-    spelled_texts = [spelled_as_digits(text) for text in texts]
-    counts = [numbers(text) for text in spelled_texts]
+    said = [quantities(window.text) for window in windows]
+    described = described_in_papers(question.question, data)
     asks_count = counted_terms(question.question)
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
     views = paper_views(question.question, [c.paper for c in contexts])
@@ -165,33 +161,28 @@ def claim_support(
             asked = [t for t in dict.fromkeys(terms(asked_text)) if t not in told]
             weight = rarity(asked, owns)
             total = sum(weight.values())
-            weight_in = weights_in_papers(question.question, data, weight)
+            weight_in = weights_in_papers(weight, described)
             # A number the question prints ("ACL 2024") says which claim, not what it claims.
             claimed = spelled_as_digits(claim.text)
             printed = [n for n in printed_numbers(claimed) if n.value not in given_values]
             counted = [(n, w) for n, w in counts_in(claimed) if n not in given_texts]
             words = set(terms(_EVERY.sub("", without_numbers(claim.text)))) - set(asked)
             best = dict.fromkeys(papers, 0.0)
-            for window, spelled, held, counted_too in zip(
-                windows, spelled_texts, values, counts, strict=True
-            ):
+            for window, stating in zip(windows, said, strict=True):
                 if window.paper_id not in best or total <= 0:
                     continue
                 share = 1.0
                 # "3 APIs" is read where the sentence counts APIs, not wherever a 3 is.
                 if counted:
-                    if not all(count_share(spelled, n, [w]) for n, w in counted):
+                    if not all(count_share(stating.text, n, [w]) for n, w in counted):
                         continue
                 elif printed:
-                    if not all(
-                        any(states(v, p) for v in (counted_too if whole(p) else held))
-                        for p in printed
-                    ):
+                    if not all(stating.holds(p) for p in printed):
                         continue
                     # "How many GPUs": a 24 is read where GPUs are counted (a cell where
                     # its headers name them).
                     if asks_count and asks_count[-1] not in window.own:
-                        share = min(count_share(spelled, p.text, asks_count) for p in printed)
+                        share = min(count_share(stating.text, p.text, asks_count) for p in printed)
                         share = share or UNCOUNTED_WEIGHT
                 elif not words or len(words & (window.own | window.around)) < 0.5 * len(words):
                     continue

@@ -3,8 +3,8 @@ and which printed numbers state no quantity at all (a citation marker "[32]", "F
 a list item's "(2)").
 
 Example:
-    >>> counted_noun("How many BiLSTM layers does each of them use?")
-    'layer'
+    >>> counted_terms("How many BiLSTM layers does each of them use?")
+    ['bilstm', 'layer']
     >>> from littrace.numbers import spelled_as_digits
     >>> count_share(spelled_as_digits("we use a two-layer BiLSTM"), "2", ["layer"])
     1.0
@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 
-from littrace.numbers import Number, decimals, same_number
+from littrace.numbers import Number, decimals, numbers, same_number, spelled_as_digits
 from littrace.read.text import terms
 from littrace.read.units import CITATION, terms_match
 
 __all__ = [
     "UNCOUNTED_WEIGHT",
+    "Quantities",
     "count_share",
-    "counted_noun",
     "counted_terms",
     "counts_in",
+    "quantities",
     "stated",
     "states",
     "whole",
@@ -53,8 +55,8 @@ _COUNTED = re.compile(
 # A window that prints a claim's number without the noun the question counts supports it
 # this much.
 UNCOUNTED_WEIGHT = 0.5
-# One that counts the noun with words the question does not use between ("145K validation
-# triples" for training triples) supports it this much.
+# One that counts the noun without the question's other words of it beside ("145K
+# validation triples" for training triples) supports it this much.
 MODIFIED_WEIGHT = 0.75
 
 
@@ -118,17 +120,6 @@ def counted_terms(question: str) -> list[str]:
     return terms(found.group(1)) if found else []
 
 
-def counted_noun(question: str) -> str:
-    """The term a count question counts ("" when it asks no count).
-
-    Example:
-        >>> counted_noun("How many BiLSTM layers does each of them use?")
-        'layer'
-    """
-    said = counted_terms(question)
-    return said[-1] if said else ""
-
-
 def stated(text: str) -> str:
     """``text`` without the numbers that state no quantity: citation markers,
     cross-references and list markers ("[32]", "Figure 1", "(2)", "3)")."""
@@ -146,3 +137,26 @@ def states(printed: Number, claimed: Number) -> bool:
     return same_number(printed.value, claimed.text) and decimals(printed.text) >= decimals(
         claimed.text
     )
+
+
+@dataclass(frozen=True)
+class Quantities:
+    """What a passage states as quantities (:func:`stated`): its numbers as printed, its
+    numbers once counts written as words are digits, and that text."""
+
+    printed: list[Number]
+    counted: list[Number]
+    text: str
+
+    def holds(self, claimed: Number) -> bool:
+        """Whether the passage states ``claimed`` (a count written as a word ("a two-layer
+        BiLSTM") states a whole number, not "1.0")."""
+        return any(states(n, claimed) for n in (self.counted if whole(claimed) else self.printed))
+
+
+def quantities(text: str) -> Quantities:
+    """The quantities ``text`` states, read once for every option or claim checked
+    against it."""
+    plain = stated(text)
+    spelled = spelled_as_digits(plain)
+    return Quantities(numbers(plain), numbers(spelled), spelled)

@@ -25,6 +25,7 @@ from littrace.read.references import (
     same_work,
 )
 from littrace.read.text import terms
+from littrace.read.views import work_of
 
 # Entries cited by the best-matching sentences that can support an option.
 _CITED_ENTRIES = 5
@@ -90,14 +91,10 @@ def shared_reference_choice(question: Question, data: SynthesisInput) -> Choice 
     """For "which of these works appears in the reference lists of both papers": the
     option listed by the most selected papers' bibliographies."""
     options = question.multiple_choice_options or []
-    contexts = [
-        context
-        for paper_id in data.papers
-        if (context := data.contexts.get(paper_id)) is not None and context.references
-    ]
+    contexts = _with_references(data)
     asks = mentions_references(question.question) and _EVERY.search(question.question)
     works = all(len(set(terms(without_numbers(o.text)))) >= _WORK_TERMS for o in options)
-    if not options or not works or len({c.paper.title for c in contexts}) < 2 or not asks:
+    if not options or not works or len({work_of(c.paper) for c in contexts}) < 2 or not asks:
         return None
     support = {o.label: 0.0 for o in options}
     facts: dict[str, list[Fact]] = {o.label: [] for o in options}
@@ -131,11 +128,7 @@ def reference_number_choice(question: Question, data: SynthesisInput) -> Choice 
         by_number[printed.group(1)] = option.label
     if not options:
         return None
-    contexts = [
-        context
-        for paper_id in data.papers
-        if (context := data.contexts.get(paper_id)) is not None and context.references
-    ]
+    contexts = _with_references(data)
     # Without the bibliography in question, numbers are no reference numbers to look up.
     pointed = (
         _pointed_works(question, data, contexts) if mentions_references(question.question) else []
@@ -168,6 +161,15 @@ def reference_number_choice(question: Question, data: SynthesisInput) -> Choice 
         return None
     why, fact = grounds[label]
     return Choice(label, support, why, [fact])
+
+
+def _with_references(data: SynthesisInput) -> list[PaperContext]:
+    """The selected papers whose reference lists were parsed."""
+    return [
+        context
+        for paper_id in data.papers
+        if (context := data.contexts.get(paper_id)) is not None and context.references
+    ]
 
 
 def _pointed_works(

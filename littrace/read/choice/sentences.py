@@ -11,14 +11,13 @@ from itertools import pairwise, product
 
 from littrace.corpus.document import PaperRecord
 from littrace.littraceqa import Question
-from littrace.numbers import numbers, same_number, spelled_as_digits
+from littrace.numbers import Number, numbers, same_number
 from littrace.read.choice.counts import (
     UNCOUNTED_WEIGHT,
+    Quantities,
     count_share,
     counted_terms,
-    stated,
-    states,
-    whole,
+    quantities,
 )
 from littrace.read.choice.units import Choice, winner
 from littrace.read.records import Fact, SynthesisInput
@@ -84,24 +83,18 @@ def window_score(window: Window, weight: dict[str, float]) -> float:
     return named + _NEIGHBOUR_WEIGHT * nearby
 
 
-def _prints(sentence: str, option: str) -> bool:
-    """Whether ``sentence`` prints ``option``: its numbers as quantities (a count may be
-    written as a word, "four features"), else its words as a phrase."""
+def _printed(option: str) -> list[Number]:
+    """The numbers an option is ("12M", "About 684K"); [] when it is words ("GloVe")."""
     printed = numbers(option)
-    if printed and len(terms(option)) <= len(printed):
-        plain = stated(sentence)
-        found, counted = numbers(plain), numbers(spelled_as_digits(plain))
-        return all(any(states(n, p) for n in (counted if whole(p) else found)) for p in printed)
-    return contains_phrase(sentence, option)
+    return printed if printed and len(terms(option)) <= len(printed) else []
 
 
-def _counting(sentence: str, option: str, counted: Sequence[str]) -> float:
+def _counting(said: Quantities, option: str, counted: Sequence[str]) -> float:
     """How much of a window's support an option keeps when the question counts something
     (``counted``): all where the sentence counts it with the option's number
     (:func:`count_share`), half where the number counts something else."""
-    plain = spelled_as_digits(stated(sentence))
     tokens = [word for word in option.split() if word[:1].isdigit()]
-    share = max((count_share(plain, token, counted) for token in tokens), default=0.0)
+    share = max((count_share(said.text, token, counted) for token in tokens), default=0.0)
     return share or UNCOUNTED_WEIGHT
 
 
@@ -121,20 +114,27 @@ def describing_terms(question: str, paper: PaperRecord) -> frozenset[str]:
     return frozenset(t for pair in pairwise(asked) if pair in pairs for t in pair)
 
 
+def described_in_papers(question: str, data: SynthesisInput) -> dict[str, frozenset[str]]:
+    """Each selected paper's id -> the question's terms that describe it
+    (:func:`describing_terms`: "the paper on organizing the scientific literature")."""
+    return {
+        paper_id: describing_terms(question, context.paper)
+        if (context := data.contexts.get(paper_id))
+        else frozenset()
+        for paper_id in data.papers
+    }
+
+
 def weights_in_papers(
-    question: str, data: SynthesisInput, weight: dict[str, float]
+    weight: dict[str, float], described: dict[str, frozenset[str]]
 ) -> dict[str, dict[str, float]]:
-    """Each selected paper's id -> the question terms' ``weight`` there, the terms that
-    describe the paper (:func:`describing_terms`: "the paper on organizing the scientific
-    literature") at a fraction, since they find the paper, not the sentence in it."""
-    weight_in = {}
-    for paper_id in data.papers:
-        context = data.contexts.get(paper_id)
-        described = describing_terms(question, context.paper) if context else frozenset()
-        weight_in[paper_id] = {
-            t: w * (_DESCRIBING_WEIGHT if t in described else 1.0) for t, w in weight.items()
-        }
-    return weight_in
+    """Each paper's id -> the question terms' ``weight`` there, the terms that describe the
+    paper (``described``, :func:`described_in_papers`) at a fraction, since they find the
+    paper, not the sentence in it."""
+    return {
+        paper_id: {t: w * (_DESCRIBING_WEIGHT if t in own else 1.0) for t, w in weight.items()}
+        for paper_id, own in described.items()
+    }
 
 
 def sentence_choice(
@@ -153,20 +153,29 @@ def sentence_choice(
     total = sum(weight.values())
     if total <= 0:
         return None
-    weight_in = weights_in_papers(question.question, data, weight)
+    weight_in = weights_in_papers(weight, described_in_papers(question.question, data))
     counted = counted_terms(question.question)
     counting = {o.label: any(w[:1].isdigit() for w in o.text.split()) for o in options}
+    printed = {o.label: _printed(o.text) for o in options}
     support = {o.label: 0.0 for o in options}
     grounds: dict[str, Window] = {}
     counts: dict[str, bool] = {}
+    # Windows are read as quantities only when an option is a number to find in them.
+    numeric = any(printed.values()) or (bool(counted) and any(counting.values()))
+    blank = Quantities([], [], "")
     for window in windows:
+        said = quantities(window.text) if numeric else blank
         for option in options:
-            if not _prints(window.text, option.text):
+            # An option that is numbers is printed as quantities, one of words as a phrase.
+            if printed[option.label]:
+                if not all(said.holds(p) for p in printed[option.label]):
+                    continue
+            elif not contains_phrase(window.text, option.text):
                 continue
             score = window_score(window, weight_in[window.paper_id]) / total
             share = 1.0
             if counted and counting[option.label]:
-                share = _counting(window.text, option.text, counted)
+                share = _counting(said, option.text, counted)
             score = round(score * share, 4)
             if score > support[option.label]:
                 support[option.label], grounds[option.label] = score, window
