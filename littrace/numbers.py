@@ -146,6 +146,20 @@ _SPREAD = re.compile(
 )
 
 
+def spread(text: str) -> str | None:
+    """The spread printed after a value as "± s" (a standard deviation or error), as printed.
+
+    Example:
+        >>> spread("0.696±0.288"), spread("47.2 (± 0.3)"), spread("27.30 (+1.2)")
+        ('0.288', '0.3', None)
+    """
+    found = _PLUS_MINUS.search(text)
+    return found.group(1) if found else None
+
+
+_PLUS_MINUS = re.compile(r"(?<=[\d%])\s*\(?\s*(?:±|\+/-|\+-)\s*(\d[\d.,]*)")
+
+
 def decimals(printed: str) -> int:
     """Digits after the decimal point of a printed number, its power of ten counted
     (``"42.80"`` -> 2, ``"5 × 10−5"`` -> 5)."""

@@ -42,6 +42,8 @@ RULE = 2.5
 # Pieces of one line further apart than this (in ems) are in different columns, not words
 # of one cell: a word space is 0.25-0.35 em, a column gap wider.
 _COLUMN_GAP = 0.38
+# Signs after which a number is the expression's value ("γ = 5%", "k ≤ 10"), not a cell.
+_RELATIONS = ("=", "<", ">", "≤", "≥", "≈")
 # How far from its column's middle a word set one per column may sit (share of the width).
 _OWN_COLUMN = 0.25
 
@@ -289,8 +291,8 @@ def _spread(
 ) -> list[ScanLine]:
     """A fragment running over several columns, cut where its parts sit in different ones.
 
-    A cut goes before a number ("co-citation 82.9"; not in a ``header`` row: "stage 1"),
-    before a piece printed inside one of
+    A cut goes before a number ("co-citation 82.9"; not in a ``header`` row: "stage 1";
+    not after a relation sign: "γ = 5%"), before a piece printed inside one of
     the ``numeric`` columns (a column of numbers under its header) more than a word space
     after the piece before it, or between the words of
     a piece that has one word per column it covers ("CLS USR CITE REC", word positions
@@ -331,8 +333,10 @@ def _spread(
             inside = covered[0] if len(covered) == 1 else None
             apart = x0 - previous_end >= _COLUMN_GAP * line.size
             in_values = inside in numeric and apart
+            # "γ = 5%" is one expression, however far apart its pieces were set.
+            after_relation = bool(atoms) and atoms[-1][2].rstrip().endswith(_RELATIONS)
             before_number = not header and bool(NUMBER_START.match(text))
-            atoms.append((x0, x1, text, before_number or in_values))
+            atoms.append((x0, x1, text, (before_number or in_values) and not after_relation))
         previous_end = x1
     parts: list[list[tuple[float, float, str, bool]]] = []
     for atom in atoms:
@@ -394,7 +398,13 @@ def _merge_continuations(
 
 
 def _has_number(text: str) -> bool:
-    return any(token.strip("().,%±+-−*†‡").replace(".", "", 1).isdigit() for token in text.split())
+    """Whether a word of ``text`` is a number, marks and a spread around it allowed
+    ("+2.4%", "0.655±0.162")."""
+    return any(
+        part.strip("().,%+-−*†‡").replace(".", "", 1).isdigit()
+        for token in text.split()
+        for part in token.split("±")
+    )
 
 
 def _area(box: BBox) -> float:

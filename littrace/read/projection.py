@@ -34,9 +34,11 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from littrace.littraceqa import TableColumn
+from littrace.numbers import parse_value, spread
 from littrace.read.abbreviations import Glossary
 from littrace.read.text import contains_phrase, terms
 from littrace.read.units import (
@@ -68,6 +70,17 @@ _SPACE = re.compile(r"\s+")
 # A label that is a Greek symbol and its subscript, printed lower and read as a word apart.
 _SUBSCRIPTED_SYMBOL = re.compile(r"^([\u0391-\u03a9\u03b1-\u03c9]) (\w{1,3})$")
 _PARENTHESES = re.compile(r"\([^()]*\)")
+# A column that names the spread of a value printed "mean ± spread".
+_SPREAD_NAME = re.compile(r"\b(?:std|stdev|sd|standard deviation|deviation|spread)\b|±", re.I)
+
+
+# A table column as one header block prints it: sub-tables stacked in one table share
+# column positions under different headers ("(a) AUC-ROC" above, "(b) AUC-PR" below).
+Slot = tuple[int, tuple[str, ...]]
+
+
+def _slot(cell: TableCell) -> Slot:
+    return cell.column, cell.column_path
 
 
 @dataclass(frozen=True)
@@ -111,18 +124,21 @@ def column_match(name: str, path: Sequence[str], question: frozenset[str]) -> fl
 
 
 def _map_columns(
-    paths: dict[int, tuple[str, ...]],
+    paths: dict[Slot, tuple[str, ...]],
     values: list[TableColumn],
     question: frozenset[str],
-    percent: frozenset[int] = frozenset(),
-    own: frozenset[int] | None = None,
-) -> tuple[dict[str, int], float]:
-    """Each value column's table column (distinct, by its index in ``paths``), and the mean
+    percent: frozenset[Slot] = frozenset(),
+    own: frozenset[Slot] | None = None,
+    spreads: frozenset[Slot] = frozenset(),
+) -> tuple[dict[str, Slot], float]:
+    """Each value column's table column (distinct, by its slot in ``paths``), and the mean
     match over value columns; a column named in percent ("Kept after stage 1 (%)") is read
     from the table columns printing percentages (``percent``), where there are any, rather
     than from their neighbours that count ("1.94B"); ``own``: the columns of the paper's
     own method, read by a column no header names (when given, instead of the column the
-    question names outright)."""
+    question names outright); a column naming a spread ("Std") that no header names reads
+    the column of the value before it, when that column prints "mean ± spread"
+    (``spreads``)."""
     scored = sorted(
         (
             (
@@ -136,7 +152,7 @@ def _map_columns(
         ),
         reverse=True,
     )
-    mapped: dict[str, int] = {}
+    mapped: dict[str, Slot] = {}
     total = 0.0
     for score, index, j in scored:
         name = values[index].name
@@ -144,6 +160,11 @@ def _map_columns(
             continue
         mapped[name] = j
         total += score
+    for before, column in pairwise(values):
+        slot = mapped.get(before.name)
+        if column.name not in mapped and slot in spreads and _SPREAD_NAME.search(column.name):
+            mapped[column.name] = slot
+            total += MIN_COLUMN_MATCH
     unmapped = [column.name for column in values if column.name not in mapped]
     if len(unmapped) == 1:
         # A column that names its paper rather than a header ("the corpus-pretrained
@@ -165,8 +186,14 @@ def _map_columns(
     return mapped, total / len(values) if values else MIN_COLUMN_MATCH
 
 
+def _spread_cell(cell: TableCell) -> TableCell:
+    """The cell read as its spread ("0.288" of "0.696±0.288")."""
+    printed = spread(cell.text) or ""
+    return replace(cell, text=printed, value=parse_value(printed))
+
+
 def _named_rows(
-    rows: dict[tuple[str, ...], dict[int, TableCell]],
+    rows: dict[tuple[str, ...], dict[Slot, TableCell]],
     question: frozenset[str],
     entities: Sequence[str],
     question_text: str = "",
@@ -231,11 +258,45 @@ def _named_rows(
     # Beside the paper's own rows one named row counts; alone, one is no filter.
     if refers_to_own(question_text) and owned and len(owned) < len(rows):
         return [path for path in rows if path in owned or path in named]
-    return named if len(named) >= 2 else []
+    return named if len(named) >= 2 else _family_rows(labels, question)
+
+
+def _family_rows(
+    labels: dict[tuple[str, ...], str], question: frozenset[str]
+) -> list[tuple[str, ...]]:
+    """The rows whose labels share a part that the question names and that at most half of
+    the rows hold: a family of variants ("MLP-Overlap | AE-Overlap | ResNet-Overlap" for
+    "the Overlap-loss-based models"), when the question names one such part, and not as
+    the modifier of a word most rows print ("prompt-tuning variants" names every "...
+    Tuning" row)."""
+    parts = {
+        path: {part for term in terms(label) for part in terms(term.replace("-", " "))}
+        for path, label in labels.items()
+    }
+    held = Counter(part for found in parts.values() for part in found)
+    common = {part for part, n in held.items() if n > len(labels) / 2}
+    modifiers = {
+        part
+        for term in question
+        if "-" in term and common.intersection(split := terms(term.replace("-", " ")))
+        for part in split
+    }
+    families = [
+        part
+        for part, n in held.items()
+        if 2 <= n <= len(labels) / 2
+        and len(part) > 2
+        and not part.isdigit()
+        and part in question
+        and part not in modifiers
+    ]
+    if len(families) != 1:
+        return []
+    return [path for path in labels if families[0] in parts[path]]
 
 
 def _condition_rows(
-    rows: dict[tuple[str, ...], dict[int, TableCell]], question_text: str, used: set[int]
+    rows: dict[tuple[str, ...], dict[Slot, TableCell]], question_text: str, used: set[Slot]
 ) -> tuple[list[tuple[str, ...]], str]:
     """Rows holding a text value (outside the answer's columns) that the question names as a
     phrase, when that value is held by some rows but not all."""
@@ -310,23 +371,29 @@ def _project_cells(
     values = [column for column in schema if column not in keys]
     # A header printed short ("F-κ") is named by the long form the paper defines for it.
     paths = {
-        cell.column: glossary.spelled_out(cell.column_path) if glossary else cell.column_path
+        _slot(cell): glossary.spelled_out(cell.column_path) if glossary else cell.column_path
         for cell in cells
     }
-    printed: dict[int, list[bool]] = {}
+    printed: dict[Slot, list[bool]] = {}
     for cell in cells:
-        printed.setdefault(cell.column, []).append(cell.text.rstrip().endswith("%"))
+        printed.setdefault(_slot(cell), []).append(cell.text.rstrip().endswith("%"))
     percent = frozenset(j for j, marks in printed.items() if sum(marks) > len(marks) / 2)
+    spread_counts = Counter(_slot(cell) for cell in cells if spread(cell.text) is not None)
+    spreads = frozenset(j for j, n in spread_counts.items() if n > len(printed[j]) / 2)
     own = (
         frozenset(j for j, path in paths.items() if _prints_own(path, subject))
         if own_column
         else None
     )
-    mapped, fit = _map_columns(paths, values, question, percent, own)
-    rows: dict[tuple[str, ...], dict[int, TableCell]] = {}
+    mapped, fit = _map_columns(paths, values, question, percent, own, spreads)
+    # A column mapped to the slot of a column before it reads the spread printed there.
+    spread_names = {
+        name for n, (name, j) in enumerate(mapped.items()) if j in list(mapped.values())[:n]
+    }
+    rows: dict[tuple[str, ...], dict[Slot, TableCell]] = {}
     for cell in cells:
         if cell.row_path:
-            rows.setdefault(cell.row_path, {})[cell.column] = cell
+            rows.setdefault(cell.row_path, {})[_slot(cell)] = cell
     kept = [path for path in rows if not values or any(j in rows[path] for j in mapped.values())]
     narrowed_by = ""
     named = _named_rows(
@@ -350,7 +417,11 @@ def _project_cells(
         ProjectedRow(
             printed_label(path[level]),
             path,
-            {name: rows[path][j] for name, j in mapped.items() if j in rows[path]},
+            {
+                name: _spread_cell(rows[path][j]) if name in spread_names else rows[path][j]
+                for name, j in mapped.items()
+                if j in rows[path]
+            },
         )
         for path in kept
     ]

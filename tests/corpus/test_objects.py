@@ -709,6 +709,22 @@ def test_rows_stay_apart_where_a_value_would_take_words_and_a_shared_rule_spans_
     assert [cell for cell in monaq[0] if cell] == ["Classification", "Regression"]
 
 
+def test_a_value_with_its_spread_is_a_value_and_an_expression_one_cell() -> None:
+    # ADSD's Table 3: "0.823±0.142" is a number, so the rows under "GANomaly" stay rows
+    # (they were read as a wrapped cell's lines), and the title of the stacked sub-table (b)
+    # is a row of its own, not words appended to the last row of (a).
+    adsd = objects_in("adsd_anomaly_pvldb.pdf")["Table 3"].cells
+    models = [row[1] for row in adsd]
+    assert models.count("DeepSAD") == 2 and models.count("REPEN") == 2
+    assert any(row[1:4] == ("DeepSAD", "Semi", "0.823±0.142") for row in adsd)
+    title = next(row for row in adsd if any(cell.startswith("(b)") for cell in row))
+    assert title[2] == "(b) AUC-PR results of model comparison." and not any(title[3:])
+    # Sub-table (b) prints "𝛾𝑙 =" and "5%" as two pieces: after a relation sign the number
+    # is the expression's value, not a cell of its own.
+    spans = [row for row in adsd if any(cell.startswith("𝛾") for cell in row)]
+    assert len(spans) == 2 and all(row[7].endswith("20%") and not row[8] for row in spans)
+
+
 def test_rules_only_between_column_groups_leave_the_rows_to_the_positions() -> None:
     # ToolLLM's Table 2: booktabs rules plus vertical rules between its three retrievers;
     # underlined group names are no row rules, so its rows come apart by position.

@@ -415,3 +415,93 @@ def test_rows_under_a_group_marked_as_the_papers_own_are_its_own_beside_rows_it_
         ("Sparse", "40.3"),
         ("All", "44.7"),
     ]
+
+
+# PVLDB's main results table (ADSD Table 3) as extracted, two of its three settings kept:
+# sub-tables (a) and (b) stacked in one table print the same row labels in the same column
+# positions under different headers.
+STACKED_RESULTS = (
+    ("", "", "(a) AUC-ROC results of model comparison.", "", "", "", ""),
+    ("", "", "", "𝛾𝑙= 5%", "", "𝛾𝑙= 20%", ""),
+    ("Architecture", "Model", "Category", "", "", "", ""),
+    ("", "", "", "AUC-ROC", "Δ Perf.", "AUC-ROC", "Δ Perf."),
+    ("", "Iforest", "Unsup", "0.737±0.187", "/", "0.737±0.187", "/"),
+    ("", "ECOD", "Unsup", "0.701±0.208", "/", "0.701±0.208", "/"),
+    ("", "DeepSVDD", "Unsup", "0.504±0.028", "/", "0.504±0.028", "/"),
+    ("Typical", "GANomaly", "Semi", "0.655±0.162", "/", "0.665±0.152", "/"),
+    ("", "DeepSAD", "Semi", "0.823±0.142", "/", "0.888±0.129", "/"),
+    ("", "REPEN", "Weak", "0.810±0.166", "/", "0.848±0.163", "/"),
+    ("", "DevNet", "Weak", "0.842±0.148", "+0.57%", "0.873±0.129", "+2.40%"),
+    ("MLP", "PReNet", "Weak", "0.846±0.146", "+0.18%", "0.876±0.127", "+1.97%"),
+    ("", "MLP-Overlap (ours)", "Weak", "0.847±0.145", "/", "0.893±0.133", "/"),
+    ("", "FEAWAD", "Sup", "0.771±0.211", "+11.72%", "0.876±0.133", "+2.42%"),
+    ("AutoEncoder", "FEAWAD", "Weak", "0.808±0.154", "+6.60%", "0.876±0.129", "+2.43%"),
+    ("", "AE-Overlap (ours)", "Weak", "0.862±0.144", "/", "0.897±0.132", "/"),
+    ("ResNet", "ResNet", "Sup", "0.651±0.158", "+28.48%", "0.816±0.127", "+11.03%"),
+    ("ResNet", "ResNet-Overlap (ours)", "Weak", "0.836±0.146", "/", "0.906±0.122", "/"),
+    ("", "FTTransformer", "Sup", "0.827±0.159", "+3.00%", "0.889±0.129", "+1.23%"),
+    ("Transformer", "FTTransformer-Overlap (ours)", "Weak", "0.851±0.138", "/", "0.900±0.127", "/"),
+    ("", "", "(b) AUC-PR results of model comparison.", "", "", "", ""),
+    ("", "", "", "𝛾𝑙= 5%", "", "𝛾𝑙= 20%", ""),
+    ("Architecture", "Model", "Category", "", "", "", ""),
+    ("", "", "", "AUC-PR", "Δ Perf.", "AUC-PR", "Δ Perf."),
+    ("", "Iforest", "Unsup", "0.389±0.295", "/", "0.389±0.295", "/"),
+    ("", "ECOD", "Unsup", "0.315±0.239", "/", "0.315±0.239", "/"),
+    ("", "DeepSVDD", "Unsup", "0.147±0.120", "/", "0.147±0.120", "/"),
+    ("Typical", "GANomaly", "Semi", "0.297±0.191", "/", "0.306±0.201", "/"),
+    ("", "DeepSAD", "Semi", "0.506±0.253", "/", "0.675±0.284", "/"),
+    ("", "REPEN", "Weak", "0.560±0.300", "/", "0.639±0.306", "/"),
+    ("", "DevNet", "Weak", "0.606±0.311", "+2.89%", "0.652±0.305", "+6.74%"),
+    ("MLP", "PReNet", "Weak", "0.612±0.305", "+1.82%", "0.660±0.303", "+5.49%"),
+    ("", "MLP-Overlap (ours)", "Weak", "0.623±0.291", "/", "0.696±0.288", "/"),
+    ("", "FEAWAD", "Sup", "0.509±0.269", "+28.04%", "0.678±0.270", "+5.17%"),
+    ("AutoEncoder", "FEAWAD", "Weak", "0.596±0.286", "+9.29%", "0.682±0.283", "+4.56%"),
+    ("", "AE-Overlap (ours)", "Weak", "0.652±0.290", "/", "0.713±0.296", "/"),
+    ("ResNet", "ResNet", "Sup", "0.401±0.241", "+56.30%", "0.598±0.235", "+23.92%"),
+    ("ResNet", "ResNet-Overlap (ours)", "Weak", "0.627±0.297", "/", "0.742±0.283", "/"),
+    ("", "FTTransformer", "Sup", "0.594±0.299", "+5.50%", "0.691±0.305", "+5.65%"),
+    ("Transformer", "FTTransformer-Overlap (ours)", "Weak", "0.627±0.277", "/", "0.730±0.285", "/"),
+)
+
+
+def test_stacked_sub_tables_a_spread_column_and_a_family_of_variants() -> None:
+    schema = _schema("Model", "AUC-PR", "Std")
+    question = (
+        "The paper proposes an Overlap loss; at γl = 20%, give the AUC-PR (mean and standard"
+        " deviation) of the Overlap-loss-based models."
+    )
+    found = project(STACKED_RESULTS, schema, question)
+    assert found is not None
+    # Sub-table (b)'s cells are read, though (a) prints the same labels in the same columns;
+    # "Std" reads the spread of the AUC-PR cell; "Overlap" names the family of its variants.
+    assert found.columns["AUC-PR"][0].startswith("(b)")
+    assert [
+        (row.key, row.values["AUC-PR"].value, row.values["Std"].value) for row in found.rows
+    ] == [
+        ("MLP-Overlap", 0.696, 0.288),
+        ("AE-Overlap", 0.713, 0.296),
+        ("ResNet-Overlap", 0.742, 0.283),
+        ("FTTransformer-Overlap", 0.73, 0.285),
+    ]
+    # Asked for the AUC-ROC, the same rows read sub-table (a).
+    found = project(STACKED_RESULTS, _schema("Model", "AUC-ROC"), question.replace("PR", "ROC"))
+    assert found is not None
+    assert [row.values["AUC-ROC"].text for row in found.rows] == [
+        "0.893±0.133",
+        "0.897±0.132",
+        "0.906±0.122",
+        "0.900±0.127",
+    ]
+
+
+def test_a_word_that_a_family_of_rows_shares_names_that_family() -> None:
+    grid = (
+        ("Method", "F1"),
+        ("BERT-Base", "80.1"),
+        ("SciBERT-Base", "82.3"),
+        ("BERT-Large", "81.0"),
+        ("SciBERT-Large", "83.9"),
+        ("RoBERTa", "81.5"),
+    )
+    found = project(grid, _schema("Method", "F1"), "Give the F1 of the Large models.")
+    assert found is not None and [row.key for row in found.rows] == ["BERT-Large", "SciBERT-Large"]

@@ -202,6 +202,32 @@ def test_placeholders_are_no_labels_and_stacked_sub_tables_get_their_own_headers
     assert best.text == "0.439"
 
 
+# PVLDB's main results table: sub-table (b) prints its spanning level differently from (a)
+# ("γ = 5%" over each pair of columns, but not as (a)'s row), so only its third header row
+# repeats one of (a)'s; its title sits in a label column.
+RESTACKED = (
+    ("", "", "(a) AUC-ROC results", "", "", "", ""),
+    ("", "", "", "γ= 5%", "", "γ= 20%", ""),
+    ("Architecture", "Model", "Category", "", "", "", ""),
+    ("", "", "", "AUC-ROC", "Δ Perf.", "AUC-ROC", "Δ Perf."),
+    ("MLP", "DevNet", "Weak", "0.842±0.148", "+0.57%", "0.873±0.129", "+2.40%"),
+    ("", "MLP-Overlap (ours)", "Weak", "0.847±0.145", "/", "0.893±0.133", "/"),
+    ("", "", "(b) AUC-PR results", "", "", "", ""),
+    ("", "", "", "γ = 5%", "", "γ = 20%", ""),
+    ("Architecture", "Model", "Category", "", "", "", ""),
+    ("", "", "", "AUC-PR", "Δ Perf.", "AUC-PR", "Δ Perf."),
+    ("MLP", "DevNet", "Weak", "0.606±0.311", "+2.89%", "0.652±0.305", "+6.74%"),
+    ("", "MLP-Overlap (ours)", "Weak", "0.623±0.291", "/", "0.696±0.288", "/"),
+)
+
+
+def test_a_repeated_header_block_takes_the_title_and_spanning_rows_printed_above_it() -> None:
+    paths = {c.text: c.column_path for c in table_cells(RESTACKED)}
+    assert paths["0.893±0.133"] == ("(a) AUC-ROC results", "γ= 20%", "AUC-ROC")
+    assert paths["0.696±0.288"] == ("(b) AUC-PR results", "γ = 20%", "AUC-PR")
+    assert paths["+6.74%"] == ("(b) AUC-PR results", "γ = 20%", "Δ Perf.")
+
+
 def test_a_row_of_numbers_under_a_spanning_label_and_its_settings_tell_rows_apart() -> None:
     # Multi-LexSum's Table 9: "Hold-out" printed once beside three test splits.
     grid = (

@@ -254,7 +254,9 @@ def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[Table
             ):
                 end += 1
             if end + 1 < len(grid):
-                header_grid = [list(grid[k]) for k in range(block_start(grid, i, width), end + 1)]
+                header_grid = [
+                    list(grid[k]) for k in range(block_start(grid, i, labels, width), end + 1)
+                ]
                 column_paths = header_paths(grid, header_grid, body, labels, width)
                 i = end + 1
                 continue

@@ -190,12 +190,19 @@ def repeats_header(grid: Grid, i: int, header_rows: range, labels: int) -> bool:
     return False
 
 
-def block_start(grid: Grid, i: int, width: int) -> int:
-    """Where a repeated header block starting at row ``i`` begins: at the sub-table title
-    printed on the row above it, if there is one."""
-    above = [grid_cell(grid, i - 1, j) for j in range(width)]
-    titles = [text for text in above if text]
-    return i - 1 if len(titles) == 1 and PANEL_TITLE.match(titles[0]) else i
+def block_start(grid: Grid, i: int, labels: int, width: int) -> int:
+    """Where a repeated header block starting at row ``i`` begins: at the rows printed
+    right above it that are no body rows (a sub-table title, "(b) AUC-PR results", a
+    spanning level such as "γ = 5% | γ = 10%"), at most three of them."""
+    start = i
+    while start > 0 and i - start < 3:
+        own = [grid_cell(grid, start - 1, j) for j in range(labels)]
+        values = [grid_cell(grid, start - 1, j) for j in range(labels, width)]
+        body = any(own) and any(values)
+        if body or mostly_numbers(values) or not any(own + values):
+            break
+        start -= 1
+    return start
 
 
 def _distinct_columns(paths: list[tuple[str, ...]], labels: int) -> list[tuple[str, ...]]:
