@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from littrace.corpus.document import PaperObject
 from littrace.read.records import PaperContext
 
-__all__ = ["Glossary", "definitions", "table_glossary"]
+__all__ = ["Glossary", "definitions", "shortened_in", "table_glossary", "unclipped"]
 
 # A parenthesised short form: one or two words, two to ten characters, a letter among them.
 _PARENTHESISED = re.compile(r"\(([^()\s]{1,10}(?:\s[^()\s]{1,10})?)\)")
@@ -129,3 +129,63 @@ def table_glossary(context: PaperContext, obj: PaperObject) -> Glossary:
     paper's text defines."""
     prose = " ".join(chunk.text for chunk in context.chunks if chunk.type == "body")
     return Glossary(definitions(prose) | definitions(obj.caption))
+
+
+def unclipped(label: str, text: str) -> str:
+    """``label`` with each clipped word that stands for a word of ``text`` (see
+    :func:`shortened_in`) written as that word.
+
+    Example:
+        >>> unclipped("NC-RAPT (Med)", "high, medium or low lexical novelty")
+        'NC-RAPT (medium)'
+    """
+
+    def full(match: re.Match[str]) -> str:
+        word = match.group(0)
+        found = [] if word.isupper() else _clipped_from(word, text)
+        return found[0] if found else word
+
+    return _LETTERS.sub(full, label)
+
+
+# A word of a question as shortened labels stand for it: letters, hyphenated parts kept.
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+# A word of a label standing alone (not part of a hyphenated name such as "NC-RAPT").
+_LETTERS = re.compile(r"(?<![\w-])[^\W\d_]+(?![\w-])")
+
+
+def _clipped_from(word: str, text: str) -> list[str]:
+    """The words of ``text`` that ``word`` clips: three letters or more, at least three cut
+    off, not a hyphenated word's first part printed whole ("Multi" of "multi-task")."""
+    clipped = word.lower()
+    if len(clipped) < 3 or not clipped.isalpha():
+        return []
+    return [
+        w
+        for w in (w.lower() for w in _WORD.findall(text))
+        if w.startswith(clipped) and len(w) >= len(clipped) + 3 and "-" not in w[: len(clipped) + 1]
+    ]
+
+
+def shortened_in(label: str, text: str) -> bool:
+    """Whether a label printed short stands for a word of ``text`` that is not printed whole:
+    a clipped word ("Multi" for "multidomain", "Bio" for "biomedical", see
+    :func:`_clipped_from`) or an upper-case label the initials of a hyphenated word ("CS"
+    for "computer-science"). An upper-case label is an acronym, not a clipped word ("NER"
+    does not stand for "nerve").
+
+    Example:
+        >>> shortened_in("Multi", "the two multidomain datasets"), shortened_in("CS", "its computer-science tasks")
+        (True, True)
+        >>> shortened_in("NER", "a nerve dataset"), shortened_in("Multi", "multi-task models")
+        (False, False)
+    """
+    word = label.strip()
+    if not word.isalpha():
+        return False
+    if word.isupper():
+        return 2 <= len(word) <= 4 and any(
+            "-" in w and "".join(part[0] for part in w.split("-")) == word.lower()
+            for w in (w.lower() for w in _WORD.findall(text))
+        )
+    return bool(_clipped_from(word, text))

@@ -59,7 +59,7 @@ def lookup_cell(
     ask_terms = question_terms(ask)
     best: CellMatch | None = None
     best_asked = 0.0
-    units = table_cells(cells) + (table_cells(transposed(cells)) if both_ways else [])
+    units = table_cells(cells) + (table_cells(transposed(cells), flipped=True) if both_ways else [])
     for cell in units:
         if not cell.row_path:
             continue

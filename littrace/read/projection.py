@@ -34,12 +34,12 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from littrace.littraceqa import TableColumn
 from littrace.numbers import parse_value, spread
-from littrace.read.abbreviations import Glossary
+from littrace.read.abbreviations import Glossary, shortened_in, unclipped
 from littrace.read.text import contains_phrase, terms
 from littrace.read.units import (
     CITATION,
@@ -90,6 +90,9 @@ class ProjectedRow:
     key: str
     path: tuple[str, ...]
     values: dict[str, TableCell]
+    # Further key columns of the schema, each read from the label column its header names
+    # ("Dataset | Task": "SciERC" and "REL").
+    keys: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -208,10 +211,7 @@ def _named_rows(
     rows alone when it names no other ("for its own method, give ...")."""
     wanted = [question_terms(entity) for entity in entities]
     # A label holding a short form the paper defines is named in either form.
-    forms = {
-        path: [path[-1], *filter(None, [glossary.spell(path[-1]) if glossary else None])]
-        for path in rows
-    }
+    forms = {path: _label_forms(path[-1], question_text, glossary) for path in rows}
     listed = [
         path
         for path in rows
@@ -252,13 +252,22 @@ def _named_rows(
         # of them apart.
         spelled = [form for form in forms[path][1:] if spellings[form] == 1]
         if (any(len(term) > 1 for term in own) and label_share(" ".join(own), question) >= 1.0) or (
-            spelled and label_share(spelled[0], question) >= 1.0
+            any(label_share(form, question) >= 1.0 for form in spelled)
         ):
             named.append(path)
     # Beside the paper's own rows one named row counts; alone, one is no filter.
     if refers_to_own(question_text) and owned and len(owned) < len(rows):
         return [path for path in rows if path in owned or path in named]
     return named if len(named) >= 2 else _family_rows(labels, question)
+
+
+def _label_forms(label: str, question_text: str, glossary: Glossary | None) -> list[str]:
+    """A row label and the other forms it is named in: with the short forms the paper
+    defines spelled out, and its clipped words written as the question's words they clip
+    ("NC-RAPT (Med)" as "Novelty-Conditioned RAPT (medium)")."""
+    spelled = glossary.spell(label) if glossary else None
+    full = unclipped(spelled or label, question_text)
+    return [label, *dict.fromkeys(form for form in (spelled, full) if form and form != label)]
 
 
 def _family_rows(
@@ -299,8 +308,10 @@ def _condition_rows(
     rows: dict[tuple[str, ...], dict[Slot, TableCell]], question_text: str, used: set[Slot]
 ) -> tuple[list[tuple[str, ...]], str]:
     """Rows holding a text value (outside the answer's columns) that the question names as a
-    phrase, when that value is held by some rows but not all."""
+    phrase, or a group label it names shortened ("Multi" rows for "the multidomain
+    datasets"), when that value is held by some rows but not all."""
     by_text: dict[str, set[tuple[str, ...]]] = {}
+    groups = {label for path in rows for label in path[:-1]}
     for path, cells in rows.items():
         texts = [label for label in path[:-1]] + [
             cell.text for j, cell in cells.items() if j not in used and cell.value is None
@@ -311,7 +322,11 @@ def _condition_rows(
     named = [
         (text, holders)
         for text, holders in by_text.items()
-        if len(holders) < len(rows) and contains_phrase(question_text, text)
+        if len(holders) < len(rows)
+        and (
+            contains_phrase(question_text, text)
+            or (text in groups and shortened_in(text, question_text))
+        )
     ]
     if not named:
         return [], ""
@@ -364,7 +379,7 @@ def _project_cells(
     subject: str = "",
     glossary: Glossary | None = None,
     own_column: bool = False,
-    named_level: int | None = None,
+    named_levels: Sequence[int | None] = (),
 ) -> tuple[list[ProjectedRow], dict[str, tuple[str, ...]], float, str]:
     question = asked_terms(question_text)
     keys = [column for column in schema if column.is_row_key] or schema[:1]
@@ -406,13 +421,15 @@ def _project_cells(
     )
     if conditioned:
         kept, narrowed_by = conditioned, f"rows holding {condition!r}"
-    level = (
-        named_level
-        if named_level is not None
-        and all(len(path) >= -named_level for path in kept)
-        and len({path[named_level] for path in kept}) == len(kept)
-        else _key_level(kept)
+    # Each key column reads the label column its header names, when together they tell
+    # the rows apart ("SciERC | NER" and "SciERC | REL").
+    levels = [level for level in named_levels if level is not None]
+    by_header = (
+        len(levels) == len(keys)
+        and all(len(path) >= -level for path in kept for level in levels)
+        and len({tuple(path[level] for level in levels) for path in kept}) == len(kept)
     )
+    level = levels[0] if by_header else _key_level(kept)
     projected = [
         ProjectedRow(
             printed_label(path[level]),
@@ -422,6 +439,12 @@ def _project_cells(
                 for name, j in mapped.items()
                 if j in rows[path]
             },
+            {
+                key.name: printed_label(path[other])
+                for key, other in zip(keys[1:], levels[1:], strict=True)
+            }
+            if by_header
+            else {},
         )
         for path in kept
     ]
@@ -446,7 +469,7 @@ def project(
     keys = [column for column in schema if column.is_row_key] or schema[:1]
     for flipped in (False, True):
         read = transposed(grid) if flipped else grid
-        cells = table_cells(read)
+        cells = table_cells(read, flipped=flipped)
         if not cells:
             continue
         rows, columns, fit, narrowed_by = _project_cells(
@@ -457,7 +480,7 @@ def project(
             subject,
             glossary,
             own_column,
-            _key_header_level(read, keys[0].name),
+            [_key_header_level(read, key.name) for key in keys],
         )
         if not rows or fit <= 0:
             continue

@@ -317,7 +317,7 @@ def _projected_rows(
     entities: list[tuple[str, dict[str, Any]]] = []
     facts: list[Fact] = []
     for row in projection.rows:
-        raw: dict[str, Any] = {key.name: row.key}
+        raw: dict[str, Any] = {key.name: row.key, **row.keys}
         for name, cell in row.values.items():
             raw[name] = cell.text
             match = CellMatch(cell.text, row.key, " / ".join(cell.column_path), projection.fit)

@@ -505,3 +505,63 @@ def test_a_word_that_a_family_of_rows_shares_names_that_family() -> None:
     )
     found = project(grid, _schema("Method", "F1"), "Give the F1 of the Large models.")
     assert found is not None and [row.key for row in found.rows] == ["BERT-Large", "SciBERT-Large"]
+
+
+def test_a_group_label_printed_short_is_named_by_the_word_it_shortens() -> None:
+    grid = (
+        ("Field", "Task", "Dataset", "BERT-Base", "SciBERT"),
+        ("Bio", "NER", "BC5CDR", "86.72", "90.01"),
+        ("", "REL", "ChemProt", "79.14", "83.64"),
+        ("CS", "NER", "SciERC", "65.24", "67.57"),
+        ("", "CLS", "ACL-ARC", "63.91", "70.98"),
+        ("Multi", "CLS", "Paper Field", "65.37", "65.71"),
+        ("", "", "SciCite", "84.85", "85.49"),
+    )
+    schema = _schema("Dataset", "SciBERT")
+    found = project(grid, schema, "What does SciBERT score on the two multidomain datasets?")
+    assert found is not None and [row.key for row in found.rows] == ["Paper Field", "SciCite"]
+    found = project(grid, schema, "What does SciBERT score on the computer-science datasets?")
+    assert found is not None and [row.key for row in found.rows] == ["SciERC", "ACL-ARC"]
+    # An acronym is not a clipped word: "NER" rows are not named by "nerve".
+    found = project(grid, schema, "What does SciBERT score on each dataset, nerve tasks aside?")
+    assert found is not None and len(found.rows) == 6
+
+
+def test_each_key_column_reads_the_label_column_its_header_names() -> None:
+    grid = (
+        ("Field", "Task", "Dataset", "BERT-Base", "SciBERT"),
+        ("Bio", "NER", "BC5CDR", "86.72", "90.01"),
+        ("CS", "NER", "SciERC", "65.24", "67.57"),
+        ("", "REL", "SciERC", "78.71", "79.97"),
+        ("", "CLS", "ACL-ARC", "63.91", "70.98"),
+    )
+    schema = [
+        TableColumn(name="Dataset", type="string", is_row_key=True),
+        TableColumn(name="Task", type="string", is_row_key=True),
+        TableColumn(name="SciBERT", type="number", is_row_key=False),
+    ]
+    found = project(grid, schema, "Give SciBERT's score on each computer-science dataset.")
+    assert found is not None
+    # "SciERC" alone tells two rows apart only with the task beside it.
+    assert [(row.key, row.keys, row.values["SciBERT"].text) for row in found.rows] == [
+        ("SciERC", {"Task": "NER"}, "67.57"),
+        ("SciERC", {"Task": "REL"}, "79.97"),
+        ("ACL-ARC", {"Task": "CLS"}, "70.98"),
+    ]
+
+
+def test_a_clipped_word_in_a_row_label_is_named_by_the_word_it_clips() -> None:
+    grid = (
+        ("Method", "BLEU", "Self-BLEU"),
+        ("Fine Tuning", "29.82", "50.96"),
+        ("NC-RAPT (High)", "26.33", "25.04"),
+        ("NC-RAPT (Med)", "31.75", "45.25"),
+        ("NC-RAPT (Low)", "32.03", "71.29"),
+    )
+    question = "What BLEU does NC-RAPT get at high, medium and low lexical novelty?"
+    found = project(grid, _schema("Model", "BLEU"), question)
+    assert found is not None and [row.key for row in found.rows] == [
+        "NC-RAPT (High)",
+        "NC-RAPT (Med)",
+        "NC-RAPT (Low)",
+    ]

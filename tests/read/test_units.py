@@ -17,6 +17,7 @@ from littrace.read.units import (
     subject_terms,
     table_cells,
     terms_match,
+    transposed,
 )
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "pdfs"
@@ -823,3 +824,130 @@ def test_headers_run_into_one_cell_are_set_apart_unless_empty_headers_are_sub_co
     )
     paths = {c.column_path for c in table_cells(changes)}
     assert ("GPQA Diamond",) in paths and ("Diamond",) not in paths
+
+
+def test_tables_set_side_by_side_are_read_apart() -> None:
+    # Eevee's Table 3 (as extracted): a cross-model table and a held-out table share rows,
+    # the second with its own label column ("Method") under its own spanning header.
+    grid = (
+        (*("Cross-Model Generalization",) * 6, *("Held-Out Generalization",) * 4),
+        (
+            "Setting",
+            "GPQA Diamond",
+            "Formula",
+            "TheoremQA",
+            "HumanEval",
+            "Avg.",
+            "Method",
+            "MBPP",
+            *("MMLU-Pro", "Avg."),
+        ),
+        (
+            "DeepSeek baseline",
+            "64.98",
+            "30.00",
+            "21.21",
+            "42.82",
+            "39.75",
+            "Baseline",
+            *("69.29", "70.74", "70.01"),
+        ),
+        (
+            "Qwen3 Eevee",
+            "54.55",
+            "54.55",
+            "25.27",
+            "72.63",
+            "51.75",
+            "Eevee",
+            "70.42",
+            "68.92",
+            "69.67",
+        ),
+        ("", "", "", "", "", "", "ACE", "67.47", "69.32", "68.39"),
+    )
+    cells = {(c.row_path, c.column_path[-1]): c for c in table_cells(grid)}
+    assert cells[("Eevee",), "MBPP"].text == "70.42"
+    assert cells[("ACE",), "Avg."].column == 9
+    assert cells[("Qwen3 Eevee",), "Avg."].text == "51.75"
+    assert {path for path, _ in cells} == {
+        ("DeepSeek baseline",),
+        ("Qwen3 Eevee",),
+        ("Baseline",),
+        ("Eevee",),
+        ("ACE",),
+    }
+    # A column of words that neither starts a header group nor repeats the first column's
+    # header is a column of the one table ("Data" printed for each model).
+    one = (
+        ("Model", "F1", "Data", "Size"),
+        ("BERT", "80.1", "Wikipedia", "110"),
+        ("SciBERT", "82.3", "Semantic Scholar", "110"),
+    )
+    assert {c.row_path for c in table_cells(one)} == {("BERT",), ("SciBERT",)}
+
+
+def test_labels_centred_on_their_rows_span_them_up_to_the_next_centred_label() -> None:
+    # SciBERT's Table 1 as extracted: "Bio" is printed on the third of its eight rows, "CS"
+    # on the middle one of its three, "DEP" on a line of its own between its two rows.
+    grid = (
+        ("Field", "Task", "Dataset", "SOTA", "BERT-Base", "", "SCIBERT", ""),
+        ("", "", "", "", "Frozen", "Finetune", "Frozen", "Finetune"),
+        ("", "", "BC5CDR", "88.85", "85.08", "86.72", "88.73", "90.01"),
+        ("", "NER", "JNLPBA", "78.58", "74.05", "76.09", "75.77", "77.28"),
+        ("Bio", "", "NCBI-disease", "89.36", "84.06", "86.88", "86.39", "88.57"),
+        ("", "PICO", "EBM-NLP", "66.30", "61.44", "71.53", "68.30", "72.28"),
+        ("", "", "GENIA - LAS", "91.92", "90.22", "90.33", "90.36", "90.43"),
+        ("", "DEP", "", "", "", "", "", ""),
+        ("", "", "GENIA - UAS", "92.84", "91.84", "91.89", "92.00", "91.99"),
+        ("", "REL", "ChemProt", "76.68", "68.21", "79.14", "75.03", "83.64"),
+        ("", "NER", "SciERC", "64.20", "63.58", "65.24", "65.77", "67.57"),
+        ("CS", "REL", "SciERC", "n/a", "72.74", "78.71", "75.25", "79.97"),
+        ("", "CLS", "ACL-ARC", "67.9", "62.04", "63.91", "60.74", "70.98"),
+        ("", "", "Paper Field", "n/a", "63.64", "65.37", "64.38", "65.71"),
+        ("Multi", "CLS", "", "", "", "", "", ""),
+        ("", "", "SciCite", "84.0", "84.31", "84.85", "85.42", "85.49"),
+    )
+    paths = {c.row_path for c in table_cells(grid)}
+    assert ("Bio", "DEP", "GENIA - LAS") in paths and ("Bio", "DEP", "GENIA - UAS") in paths
+    assert ("Bio", "REL", "ChemProt") in paths and ("Bio", "NER", "BC5CDR") in paths
+    assert ("CS", "NER", "SciERC") in paths and ("CS", "CLS", "ACL-ARC") in paths
+    assert ("Multi", "CLS", "Paper Field") in paths and ("Multi", "CLS", "SciCite") in paths
+    # Labels printed at the top of their rows are filled down: NCBI-disease stands nearer to
+    # "CS" than to "Bio", and is Bio's.
+    top = (
+        ("Field", "Dataset", "F1"),
+        ("Bio", "BC5CDR", "90.01"),
+        ("", "JNLPBA", "77.28"),
+        ("", "NCBI-disease", "88.57"),
+        ("CS", "SciERC", "67.57"),
+        ("", "ACL-ARC", "70.98"),
+    )
+    paths = {c.row_path for c in table_cells(top)}
+    assert ("Bio", "NCBI-disease") in paths and ("CS", "ACL-ARC") in paths
+
+
+def test_a_flipped_table_reads_its_spanning_headers_as_printed_not_centred() -> None:
+    # BGE-M3's Table 3 read transposed: "Baselines (Prior Work)" stands in the third of its
+    # six columns and "M3-Embedding (Our Work)" in the second of its three, as the converter
+    # writes a spanning header into the first column it reaches. Read as centred, the
+    # headers would give E5mistral-7b to the paper's own model; the nearest header does not.
+    grid = (
+        ("", "", "", "Baselines (Prior Work)", "", "", "", "M3-Embedding (Our Work)", "", ""),
+        (
+            "",
+            "BM25",
+            "mDPR",
+            "mContriever",
+            "mE5",
+            "E5mistral-7b",
+            "OpenAI-3",
+            "Dense",
+            *("Sparse", "All"),
+        ),
+        ("ar", "18.9", "48.2", "58.2", "68.7", "59.6", "65.6", "71.1", "23.5", "71.5"),
+        ("da", "49.3", "67.4", "73.9", "77.4", "77.8", "73.6", "77.2", "55.4", "77.6"),
+    )
+    groups = {c.row_path[-1]: c.row_path[0] for c in table_cells(transposed(grid), flipped=True)}
+    assert groups["E5mistral-7b"] == groups["BM25"] == "Baselines (Prior Work)"
+    assert groups["Dense"] == groups["All"] == "M3-Embedding (Our Work)"

@@ -7,6 +7,7 @@ import functools
 import re
 from collections.abc import Container, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from littrace.numbers import parse_value
 from littrace.read.text import norm
@@ -19,6 +20,7 @@ from littrace.read.units.grid import (
     grid_width,
     header_row_count,
     is_mark,
+    is_number,
     label_column_count,
     mostly_numbers,
     title_text,
@@ -59,6 +61,41 @@ def _nearest_label(grid: Grid, i: int, j: int, first: int, titles: Container[int
             if first <= k < len(grid) and k not in titles and grid_cell(grid, k, j):
                 return grid_cell(grid, k, j)
     return ""
+
+
+def _spanning_labels(
+    grid: Grid, j: int, first: int, titles: Container[int] = (), centred: bool = True
+) -> dict[int, str]:
+    """The label of column ``j`` for each body row (from ``first``, section ``titles`` set
+    apart) of a table of values whose labels in that column span several rows, or {} for
+    other tables (the nearest label decides there). Labels printed at the top of their rows
+    (the first body row has one, and at most half of the rows do) are filled down. Labels printed in the middle of their
+    rows (LaTeX's multirow) span the rows they are centred on, read bottom up, so a span
+    ends where the next one starts: "Bio" printed on the third of eight rows labels all
+    eight when "CS" is centred on the three below them, where the nearest label would give
+    the last two to "CS"; not when labels are not ``centred`` on their rows."""
+    rows = [i for i in range(first, len(grid)) if i not in titles]
+    printed = [i for i in rows if grid_cell(grid, i, j)]
+    values = [grid_cell(grid, i, k) for i in rows for k in range(j + 1, grid_width(grid))]
+    if not printed or len(printed) == len(rows) or not mostly_numbers(values):
+        return {}
+    spans: dict[int, str] = {}
+    if printed[0] == rows[0]:
+        if 2 * len(printed) > len(rows):
+            return {}
+        for n, at in enumerate(printed):
+            end = printed[n + 1] if n + 1 < len(printed) else len(grid)
+            spans.update((i, grid_cell(grid, at, j)) for i in rows if at <= i < end)
+        return spans
+    if not centred:
+        return {}
+    end = rows[-1]
+    for n in range(len(printed) - 1, -1, -1):
+        at = printed[n]
+        start = max(2 * at - end, printed[n - 1] + 1) if n else rows[0]
+        spans.update((i, grid_cell(grid, at, j)) for i in rows if start <= i <= end)
+        end = start - 1
+    return spans
 
 
 def _section_titles(grid: Grid, first: int, labels: int, width: int) -> dict[int, str]:
@@ -185,14 +222,67 @@ def _told_apart(cells: list[TableCell], grid: Grid) -> list[TableCell]:
     ]
 
 
-def table_cells(grid: Grid, caption: str = "") -> list[TableCell]:
+def table_cells(grid: Grid, caption: str = "", flipped: bool = False) -> list[TableCell]:
     """The value cells of ``grid`` with their row and column paths (see :func:`_table_cells`),
-    read once per table and caption: every reader of a question asks for the same tables."""
-    return list(_table_cells(tuple(map(tuple, grid)), caption))
+    read once per table and caption: every reader of a question asks for the same tables.
+    Tables set side by side in one grid (:func:`side_by_side`) are read apart. A ``flipped``
+    grid (a table read transposed) has its header rows for label columns: a spanning header
+    stands in the first column it reaches, not centred on its span."""
+    cells: list[TableCell] = []
+    for offset, part in side_by_side(tuple(map(tuple, grid))):
+        found = _table_cells(part, caption, not flipped)
+        cells += [replace(c, column=c.column + offset) for c in found]
+    return cells
+
+
+def side_by_side(
+    grid: tuple[tuple[str, ...], ...],
+) -> list[tuple[int, tuple[tuple[str, ...], ...]]]:
+    """``grid`` cut into the tables set side by side in it, each with the index of its first
+    column: a cut goes before a column of distinct words (row labels of their own: "Method |
+    Baseline | Eevee | GEPA"), right of a column of numbers, that starts a new group of
+    the top header row ("Cross-Model Generalization" over one table, "Held-Out
+    Generalization" over the other) or prints the first column's header again ("method").
+
+    Example:
+        >>> grid = (("Cross", "Cross", "Held-out", "Held-out"),
+        ...         ("Setting", "Avg.", "Method", "MBPP"),
+        ...         ("DeepSeek", "39.75", "Baseline", "69.29"),
+        ...         ("Qwen3", "51.75", "Eevee", "70.42"))
+        >>> [(offset, part[1]) for offset, part in side_by_side(grid)]
+        [(0, ('Setting', 'Avg.')), (2, ('Method', 'MBPP'))]
+    """
+    labels = label_column_count(grid)
+    width = grid_width(grid)
+    headers = header_row_count(grid, labels)
+    if not headers:
+        return [(0, grid)]
+    body = range(headers, len(grid))
+    top = [grid_cell(grid, 0, j) for j in range(width)]
+    cuts = []
+    for j in range(labels + 1, width - 1):
+        words = [grid_cell(grid, i, j) for i in body if grid_cell(grid, i, j)]
+        starts_group = bool(top[j]) and top[j - 1] != top[j] == top[j + 1]
+        repeats_first = any(
+            grid_cell(grid, i, j) and grid_cell(grid, i, j) == grid_cell(grid, i, 0)
+            for i in range(headers)
+        )
+        if (
+            (starts_group or repeats_first)
+            and len(words) >= 2
+            and len(set(words)) == len(words)
+            and all(any(ch.isalpha() for ch in word) and not is_number(word) for word in words)
+            and mostly_numbers(grid_cell(grid, i, j - 1) for i in body)
+        ):
+            cuts.append(j)
+    bounds = [0, *cuts, width]
+    return [(a, tuple(row[a:b] for row in grid)) for a, b in pairwise(bounds)]
 
 
 @functools.lru_cache(maxsize=4096)
-def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[TableCell, ...]:
+def _table_cells(
+    grid: tuple[tuple[str, ...], ...], caption: str, centred: bool = True
+) -> tuple[TableCell, ...]:
     """The value cells of ``grid`` (header rows first) with their row and column paths.
 
     A table that prints its header rows again further down (sub-tables stacked in one
@@ -231,6 +321,7 @@ def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[Table
             k for k in titles if k in block and any(v > k for v in with_values if v in block)
         ]:
             del titles[k]
+    spanning = {j: _spanning_labels(grid, j, headers, titles, centred) for j in range(labels)}
     marks = _mark_columns(grid, with_values, labels)
     switches = {j for j in marks if any(CROSS.fullmatch(grid_cell(grid, i, j)) for i in body)}
     groups = _mark_groups(grid, body, with_values, marks) if marks else []
@@ -284,7 +375,7 @@ def _table_cells(grid: tuple[tuple[str, ...], ...], caption: str) -> tuple[Table
                 label := (_block_label(grid, group, j, titles) if group and j < labels - 1 else "")
                 or own[j]
                 or (
-                    _nearest_label(grid, i - 1, j, headers, titles)
+                    spanning[j].get(i - 1) or _nearest_label(grid, i - 1, j, headers, titles)
                     if (j < labels - 1 and j not in marks) or unlabelled
                     else ""
                 )
