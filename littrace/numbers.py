@@ -27,9 +27,11 @@ __all__ = [
     "first_number",
     "numbers",
     "parse_value",
+    "printed_numbers",
     "same_number",
     "same_shown",
     "spelled_as_digits",
+    "without_numbers",
 ]
 
 # Not glued to a word or a dot ("F1", "v2", the "3" of "1.2.3"); a leading-dot decimal
@@ -181,3 +183,22 @@ def same_number(value: float, printed: str) -> bool:
     return math.isclose(round(value, digits), target, abs_tol=0.5 * 10**-digits * 1e-6) or (
         math.isclose(value, target, rel_tol=1e-9, abs_tol=1e-12)
     )
+
+
+def printed_numbers(text: str) -> list[Number]:
+    """The values ``text`` prints ("SciBERT (77.1)"), not the digits of a name
+    ("EVA-02-CLIP-E", "GPT-4o", "Qwen3-4B")."""
+    found = []
+    for number in numbers(text):
+        before = text[number.start - 1 : number.start] if number.start else ""
+        after = text[number.end : number.end + 1]
+        if not (before.isalnum() or before == "-" or after.isalnum() or after == "-"):
+            found.append(number)
+    return found
+
+
+def without_numbers(text: str) -> str:
+    """``text`` without the values it prints, keeping the digits of a name."""
+    for number in reversed(printed_numbers(text)):
+        text = text[: number.start] + text[number.end :]
+    return text

@@ -44,6 +44,7 @@ from littrace.llm.replies import Plan
 from littrace.read.abbreviations import table_glossary
 from littrace.read.cells import lookup_cell
 from littrace.read.heuristic import question_query
+from littrace.read.options import option_claims
 from littrace.read.records import EvidenceItem, PaperContext
 from littrace.read.references import (
     authored_entries,
@@ -165,8 +166,32 @@ def _options(question: Question) -> list[str]:
     return [option.text for option in question.multiple_choice_options or []]
 
 
-def _holds_option(text: str, options: list[str]) -> bool:
-    return any(contains_phrase(text, option) for option in options)
+def _claimed(options: list[str], asked: set[str]) -> list[frozenset[str]]:
+    """The names each claim of a composite option prints ("(i) GloVe; (ii) Skip-gram
+    embeddings trained on the NYT corpus": {glove}, {skip-gram, nyt}), the question's own
+    terms set aside: a sentence printing one claim's names is where that claim was read.
+    Numbers name nothing here: a table printing the options is found by its cells."""
+    found = []
+    for option in options:
+        claims = option_claims(option)
+        for claim in claims if len(claims) > 1 else ():
+            names = {
+                term
+                for word in claim.text.split()
+                if word[:1].isupper() and not any(ch.isdigit() for ch in word)
+                for term in terms(word)
+            } - asked
+            if names:
+                found.append(frozenset(names))
+    return found
+
+
+def _holds_option(text: str, options: list[str], claimed: list[frozenset[str]]) -> bool:
+    """Whether a passage prints an option whole, or most of the names of one of its claims."""
+    if any(contains_phrase(text, option) for option in options):
+        return True
+    held = set(terms(text))
+    return any(2 * len(names & held) >= len(names) for names in claimed)
 
 
 def _citing_span(citation: Citation, score: float, coverage: float) -> EvidenceItem | None:
@@ -216,6 +241,7 @@ def paper_candidates(
     # Options the question itself lists are entities to compare, not values to find.
     options = [o for o in _options(question) if not contains_phrase(question.question, o)]
     asked = set(terms(question.question))
+    claimed = _claimed(options, asked)
     wanted_terms = asked_terms(own)
     planned = set(plan.modalities)
     if own != question.question:
@@ -246,7 +272,7 @@ def paper_candidates(
             if held:
                 item.score += OPTION_TABLE_BONUS * held / len(options)
                 item.reasons.append(f"holds {held} of {len(options)} options")
-        elif options and _holds_option(text, options):
+        elif options and _holds_option(text, options, claimed if modality == "text" else []):
             item.score += OPTION_BONUS
             item.reasons.append("holds an option")
         items.append(item)

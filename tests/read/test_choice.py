@@ -315,20 +315,6 @@ def test_options_stating_several_numbers_are_told_apart_by_the_ones_the_evidence
     assert printed_support(words, passages) == {}
 
 
-def test_an_option_cut_into_claims_at_semicolons_markers_and_conjoined_values() -> None:
-    from littrace.read.choice import option_claims
-
-    said = option_claims("(i) GloVe; (ii) Skip-gram on NYT")
-    assert [(c.marker, c.text) for c in said] == [("(i)", "GloVe"), ("(ii)", "Skip-gram on NYT")]
-    # Two values joined by "and" are two claims; what follows "so" is inferred, not printed;
-    # the digits of a name ("Qwen3-4B") are no value of their own.
-    said = option_claims("A samples at 0.6 and the Qwen3-4B runs use 0.7, so B is higher")
-    assert [c.text for c in said] == ["A samples at 0.6", "the Qwen3-4B runs use 0.7"]
-    assert [c.text for c in option_claims("Vicuna, at both 7B and 13B")] == [
-        "Vicuna, at both 7B and 13B"
-    ]
-
-
 def _two_papers():  # type: ignore[no-untyped-def]
     from littrace.corpus.document import Chunk, PaperRecord
 

@@ -295,3 +295,48 @@ def test_a_question_placing_its_evidence_in_the_appendix_points_there() -> None:
     top = paper_candidates(placed, Plan(), paper)[0]
     assert top.locator == {"page": 15, "section": "A.2 Details"}
     assert "in the appendix the question names" in top.reasons
+
+
+def test_a_passage_printing_one_claim_of_a_composite_option_holds_that_option() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.document import Chunk
+    from littrace.littraceqa import MultipleChoiceOption
+
+    made = context()
+    model = Chunk(
+        "p1#0101",
+        "p1",
+        "body",
+        4,
+        "The word embedding vector: we use the word embedding pre-trained by Skip-gram on the "
+        "N YT Corpus. The position embedding vector encodes the relative distance.",
+        section="3.1 Encoding module",
+    )
+    setup = Chunk(
+        "p1#0102",
+        "p1",
+        "body",
+        7,
+        "In the embedding layer, we set the dimension of word embeddings to 100.",
+        section="4.1 Experiment settings",
+    )
+    paper = replace(made, chunks=(model, setup))
+    options = [
+        "(i) Skip-gram embeddings trained on the NYT corpus; (ii) GloVe",
+        "(i) GloVe; (ii) Skip-gram embeddings trained on the NYT corpus",
+        "Both use GloVe",
+    ]
+    asked = Question(
+        query_id="q",
+        benchmark="LitTraceQA",
+        question="Which pretrained word embeddings initialize the word representations in "
+        "(i) the extractor and (ii) the embedding layer of the event detection paper?",
+        answer_types=["multiple_choice"],
+        multiple_choice_options=[
+            MultipleChoiceOption(label=label, text=text)
+            for label, text in zip("ABC", options, strict=True)
+        ],
+    )
+    top = paper_candidates(asked, Plan(), paper)[0]
+    assert top.locator["page"] == 4 and "holds an option" in top.reasons

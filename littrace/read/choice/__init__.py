@@ -34,7 +34,7 @@ Example:
 """
 
 from littrace.read.choice.cells import aligned_choice, described_row_choice, table_contenders
-from littrace.read.choice.claims import claim_support, option_claims
+from littrace.read.choice.claims import claim_support
 from littrace.read.choice.references import (
     reference_choice,
     reference_number_choice,
@@ -42,6 +42,7 @@ from littrace.read.choice.references import (
 )
 from littrace.read.choice.sentences import printed_support, sentence_choice
 from littrace.read.choice.units import Choice, TableUnits, table_units
+from littrace.read.options import option_claims
 
 __all__ = [
     "Choice",

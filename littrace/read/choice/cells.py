@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from littrace.littraceqa import Question
-from littrace.numbers import decimals, numbers, same_shown
+from littrace.numbers import decimals, numbers, printed_numbers, same_shown, without_numbers
 from littrace.read.choice.references import (
     reference_choice,
     reference_number_choice,
@@ -17,10 +17,8 @@ from littrace.read.choice.units import (
     Choice,
     TableUnits,
     contenders,
-    printed_numbers,
     table_units,
     winner,
-    without_numbers,
 )
 from littrace.read.extremes import extreme_word, wants_lower
 from littrace.read.records import SynthesisInput

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from littrace.littraceqa import Question
-from littrace.numbers import numbers, spelled_as_digits
+from littrace.numbers import numbers, printed_numbers, spelled_as_digits, without_numbers
 from littrace.read.choice.counts import (
     UNCOUNTED_WEIGHT,
     count_share,
@@ -23,59 +22,14 @@ from littrace.read.choice.sentences import (
     weights_in_papers,
     window_score,
 )
-from littrace.read.choice.units import TableUnits, printed_numbers, table_units, without_numbers
+from littrace.read.choice.units import TableUnits, table_units
+from littrace.read.options import MARKER, Claim, option_claims
 from littrace.read.records import PaperContext, SynthesisInput
 from littrace.read.text import norm, terms
-from littrace.read.units import CITATION
-from littrace.read.views import ENUMERATION_ITEM, paper_views, question_parts
+from littrace.read.views import paper_views, question_parts
 
-# An enumeration marker that says which of several things a claim is about: "(i)", "(b)".
-_MARKER = re.compile(rf"{ENUMERATION_ITEM}\s*")
-# A claim part ends at a semicolon or where the next marked one begins.
-_CLAIM_END = re.compile(rf";\s*|\s*(?={ENUMERATION_ITEM}\s)")
 # A claim said of every paper at once.
 _EVERY = re.compile(r"\b(?:both|each|all|same)\b", re.IGNORECASE)
-# What follows "so" is inferred from the claims, not printed anywhere.
-_CONSEQUENCE = re.compile(r",?\s+(?:so|hence|thus|therefore)\s+")
-_CONJUNCTION = re.compile(r",?\s+(?:and|while|whereas|but)\s+")
-# Two claims listed with a comma, each led by its count: "one in the extractor, two in the
-# detector".
-_COUNTS_LISTED = re.compile(r"^\d[^,]*,\s+\d[^,]*$")
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One part of an option ("(ii) GloVe", "the embedding paper uses 5 × 10−5"): what it
-    says (its numbers, else its words) and the question text it answers."""
-
-    text: str
-    marker: str
-
-
-def option_claims(text: str) -> list[Claim]:
-    """An option cut into the claims it makes, at semicolons and enumeration markers.
-
-    Example:
-        >>> [(c.marker, c.text) for c in option_claims("(i) GloVe; (ii) Skip-gram on NYT")]
-        [('(i)', 'GloVe'), ('(ii)', 'Skip-gram on NYT')]
-    """
-    claims = []
-    for piece in _CLAIM_END.split(text):
-        marker = _MARKER.match(piece.strip())
-        body = piece.strip()[marker.end() :] if marker else piece.strip()
-        body = _CONSEQUENCE.split(body, maxsplit=1)[0]
-        # "A uses 1e-5 and B uses 5 × 10−5": two claims, each with its value.
-        halves = _CONJUNCTION.split(body, maxsplit=1)
-        if _COUNTS_LISTED.match(spelled_as_digits(body)):
-            said = body.split(",", 1)
-        elif len(halves) == 2 and all(printed_numbers(CITATION.sub("", h)) for h in halves):
-            said = halves
-        else:
-            said = [body]
-        for claim in said:
-            if terms(claim) or printed_numbers(claim):
-                claims.append(Claim(claim.strip(" ,."), marker.group(0).strip() if marker else ""))
-    return claims
 
 
 def _marked_segment(question: str, marker: str) -> str:
@@ -84,7 +38,7 @@ def _marked_segment(question: str, marker: str) -> str:
     if not marker or start < 0:
         return ""
     rest = question[start + len(marker) :]
-    following = _MARKER.search(rest)
+    following = MARKER.search(rest)
     return rest[: following.start()] if following else rest
 
 

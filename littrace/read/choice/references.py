@@ -7,7 +7,8 @@ import re
 
 from littrace.corpus.document import Reference
 from littrace.littraceqa import Question
-from littrace.read.choice.units import Choice, winner, without_numbers
+from littrace.numbers import without_numbers
+from littrace.read.choice.units import Choice, winner
 from littrace.read.heuristic import question_query
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import (

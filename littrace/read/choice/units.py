@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from littrace.corpus.document import PaperObject
 from littrace.littraceqa import Question
-from littrace.numbers import Number, numbers
 from littrace.read.abbreviations import Glossary, table_glossary
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.tables import paper_tables
@@ -93,22 +92,3 @@ def contenders(support: dict[str, float], margin: float = _MARGIN) -> list[str]:
     if best <= 0:
         return list(support)
     return [label for label, value in support.items() if best - value < margin * best]
-
-
-def printed_numbers(text: str) -> list[Number]:
-    """The values ``text`` prints ("SciBERT (77.1)"), not the digits of a name
-    ("EVA-02-CLIP-E", "GPT-4o", "Qwen3-4B")."""
-    found = []
-    for number in numbers(text):
-        before = text[number.start - 1 : number.start] if number.start else ""
-        after = text[number.end : number.end + 1]
-        if not (before.isalnum() or before == "-" or after.isalnum() or after == "-"):
-            found.append(number)
-    return found
-
-
-def without_numbers(text: str) -> str:
-    """``text`` without the values it prints, keeping the digits of a name."""
-    for number in reversed(printed_numbers(text)):
-        text = text[: number.start] + text[number.end :]
-    return text

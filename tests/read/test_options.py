@@ -1,0 +1,17 @@
+"""Options cut into the claims they make."""
+
+from __future__ import annotations
+
+from littrace.read.options import option_claims
+
+
+def test_an_option_cut_into_claims_at_semicolons_markers_and_conjoined_values() -> None:
+    said = option_claims("(i) GloVe; (ii) Skip-gram on NYT")
+    assert [(c.marker, c.text) for c in said] == [("(i)", "GloVe"), ("(ii)", "Skip-gram on NYT")]
+    # Two values joined by "and" are two claims; what follows "so" is inferred, not printed;
+    # the digits of a name ("Qwen3-4B") are no value of their own.
+    said = option_claims("A samples at 0.6 and the Qwen3-4B runs use 0.7, so B is higher")
+    assert [c.text for c in said] == ["A samples at 0.6", "the Qwen3-4B runs use 0.7"]
+    assert [c.text for c in option_claims("Vicuna, at both 7B and 13B")] == [
+        "Vicuna, at both 7B and 13B"
+    ]
