@@ -236,6 +236,25 @@ def test_a_work_in_both_reference_lists_is_the_one_both_papers_list() -> None:
     assert _choose_among(shares, ["8.2%", "37%", "2023"], [first, second]) is None
 
 
+def test_how_many_entries_a_reference_list_holds_is_its_parsed_length() -> None:
+    short = _listing("p1", {str(n): f"Work number {n} on shape programs" for n in range(1, 43)})
+    long = _listing("p2", {str(n): f"Study {n} of anomaly detection" for n in range(1, 82)})
+    long = replace(long, paper=replace(long.paper, title="Another Paper"))
+    numbers = ["42", "77", "81", "52"]
+    question = "How many entries does the longer of the two numbered reference lists contain?"
+    chosen = _choose_among(question, numbers, [short, long])
+    assert chosen is not None and chosen.label == "C" and "81 references" in chosen.how
+    shorter = question.replace("longer", "shorter")
+    assert (chosen := _choose_among(shorter, numbers, [short, long])) and chosen.label == "A"
+    # Both lengths are options and the question says not which: no choice; one paper: its own.
+    both = "How many entries do the reference lists of the two papers contain?"
+    assert _choose_among(both, numbers, [short, long]) is None
+    assert (chosen := _choose_among(both, numbers, [short])) and chosen.label == "A"
+    # A count of some entries ("that include an author named Writer") is no list length.
+    some = "How many entries in its reference list include an author named Writer?"
+    assert _choose_among(some, ["1", "2", "3", "0"], [short]) is None
+
+
 # Results whose last row is the paper's own method, printed as "Ours".
 OWN_ROW = (
     ("Method", "ChemProt", "SciCite"),

@@ -8,6 +8,7 @@ from collections import Counter
 from littrace.littraceqa import Question
 from littrace.numbers import decimals, numbers, printed_numbers, same_shown, without_numbers
 from littrace.read.choice.references import (
+    list_length_choice,
     reference_choice,
     reference_number_choice,
     shared_reference_choice,
@@ -323,6 +324,7 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
         shared_reference_choice(question, data)
         or reference_choice(question, data)
         or reference_number_choice(question, data)
+        or list_length_choice(question, data)
     )
     if found is not None:
         return found

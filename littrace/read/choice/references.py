@@ -1,5 +1,5 @@
-"""Choices by the bibliography: the option printed in the entry asked about, or the number
-under which a paper lists the work the question names."""
+"""Choices by the bibliography: the option printed in the entry asked about, the number
+under which a paper lists the work the question names, or how many entries a list holds."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 from littrace.corpus.document import Reference
 from littrace.littraceqa import Question
 from littrace.numbers import without_numbers
+from littrace.read.choice.counts import counted_terms
 from littrace.read.choice.units import Choice, winner
 from littrace.read.heuristic import question_query
 from littrace.read.records import Fact, PaperContext, SynthesisInput
@@ -34,6 +35,9 @@ _CITED_ENTRIES = 5
 _EVERY = re.compile(r"\b(?:both|every|in common|shared)\b", re.IGNORECASE)
 # An option names a work with at least this many words ("Mistral 7B (Jiang et al., 2023)").
 _WORK_TERMS = 3
+# Which of several lists a count question asks about.
+_LONGER = re.compile(r"\b(?:longer|longest|larger|largest|more|most)\b", re.IGNORECASE)
+_SHORTER = re.compile(r"\b(?:shorter|shortest|smaller|smallest|fewer|fewest)\b", re.IGNORECASE)
 # An option that is a reference number: "26", "[26]".
 _REFERENCE_NUMBER = re.compile(r"\[?(\d+)\]?")
 
@@ -162,6 +166,39 @@ def reference_number_choice(question: Question, data: SynthesisInput) -> Choice 
         return None
     why, fact = grounds[label]
     return Choice(label, support, why, [fact])
+
+
+def list_length_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """For "how many entries does ... reference list contain" with options that are
+    numbers: the option that is the number of entries a selected paper lists; among several
+    papers' lengths that are options, the longer or the shorter list as the question asks
+    (one option per length, or no choice)."""
+    options = question.multiple_choice_options or []
+    text = question.question
+    if not options or not counted_terms(text) or not mentions_references(text):
+        return None
+    by_value: dict[int, str] = {}
+    for option in options:
+        printed = _REFERENCE_NUMBER.fullmatch(option.text.strip())
+        if printed is None:
+            return None
+        by_value[int(printed.group(1))] = option.label
+    works = {work_of(c.paper): c for c in _with_references(data)}
+    lengths = {len(c.references): c for c in works.values() if len(c.references) in by_value}
+    if len(lengths) > 1:
+        longer, shorter = bool(_LONGER.search(text)), bool(_SHORTER.search(text))
+        if longer == shorter:
+            return None
+        kept = max(lengths) if longer else min(lengths)
+        lengths = {kept: lengths[kept]}
+    if len(lengths) != 1:
+        return None
+    ((count, context),) = lengths.items()
+    label = by_value[count]
+    last = context.references[-1]
+    fact = Fact(context.paper_id, "", last.raw, None, "", last.label, "reference")
+    why = f"{context.paper_id} lists {count} references"
+    return Choice(label, {o.label: float(o.label == label) for o in options}, why, [fact])
 
 
 def _with_references(data: SynthesisInput) -> list[PaperContext]:
