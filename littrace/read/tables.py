@@ -37,6 +37,7 @@ from littrace.read.cross_paper import Cue, column_papers, join_rows, names_entit
 from littrace.read.localize import paper_candidates
 from littrace.read.projection import MIN_COLUMN_MATCH, NAMED_ROWS, Projection, project
 from littrace.read.records import Fact, PaperContext, SynthesisInput
+from littrace.read.references import citation_ids
 from littrace.read.text import asking_clause, contains_phrase, coverage, sentences, terms
 from littrace.read.units import table_cells
 
@@ -336,9 +337,7 @@ def _located_value(
     question = data.question.model_copy(
         update={"question": f"{data.question.question} {column.name}"}
     )
-    field_name = next(
-        (name for word, name in _OBJECT_WORDS.items() if word in column.name.lower()), None
-    )
+    field_name = _OBJECT_WORDS.get(_object_word(column.name))
     for item in paper_candidates(question, data.plan, context):
         if field_name is not None and field_name not in item.locator:
             continue
@@ -353,6 +352,32 @@ def _located_value(
         )
         return raw, fact
     return None, None
+
+
+def _entry_years(
+    schema: list[TableColumn], raw: dict[str, Any], context: PaperContext
+) -> dict[str, int]:
+    """The year columns of a row that located a bibliography entry (a "Reference number"
+    column), read from that entry as parsed: the year printed in it, not the last number
+    of whatever passage matched the column's name."""
+    numbered = [
+        f"{value:g}" if isinstance(value, float) else str(value)
+        for c in schema
+        if (value := raw.get(c.name)) is not None
+        and _OBJECT_WORDS.get(_object_word(c.name)) == "citation_id"
+    ]
+    ids = citation_ids(context.references)
+    entry = next((e for e in context.references if numbered and ids[e.label] == numbered[0]), None)
+    if entry is None or entry.year is None:
+        return {}
+    return {c.name: entry.year for c in schema if _YEAR.search(c.name)}
+
+
+def _object_word(name: str) -> str:
+    return next((word for word in _OBJECT_WORDS if word in name.lower()), "")
+
+
+_YEAR = re.compile(r"\byear\b", re.IGNORECASE)
 
 
 def _listing_paper(
@@ -485,6 +510,8 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
             raw[column.name], fact = _located_value(data, context, column)
             if fact is not None:
                 facts.append(fact)
+        if context is not None:
+            raw.update(_entry_years(schema, raw, context))
         entities.append((shown, raw))
     how = "listed rows" if data.plan.rows else "paper rows" if paper_key else "table rows"
     rows = assemble_rows(schema, entities)

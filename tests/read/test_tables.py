@@ -362,3 +362,41 @@ def test_a_table_keyed_by_paper_names_each_by_what_it_introduces_where_and_when(
     question = question.model_copy(update={"table_schema": titled})
     rows, _, _ = table_rows(replace(data, question=question))
     assert [row["Paper Title"] for row in rows] == [qfft.paper.title, eevee.paper.title]
+
+
+def test_the_year_of_a_located_bibliography_entry_is_the_year_printed_in_it() -> None:
+    from littrace.corpus.document import Reference
+
+    def listing(paper: PaperContext, number: str, year: int) -> PaperContext:
+        rein = Reference(
+            paper.paper_id,
+            number,
+            f"[{number}] David Rein, Betty Hou. GPQA: A graduate-level google-proof Q&A "
+            f"benchmark, {year}. URL https://arxiv.org/abs/2311.12022.",
+            12,
+            "Rein",
+            "GPQA: A graduate-level google-proof Q&A benchmark",
+            year,
+        )
+        other = Reference(paper.paper_id, "1", "[1] A. Writer. Other work 3. 2021.", 12, "Writer")
+        return replace(paper, references=(other, rein))
+
+    qfft = listing(
+        _paper("pa", "QFFT, Question-Free Fine-Tuning", "arXiv", 2025, TABLE_CELLS), "32", 2024
+    )
+    eevee = listing(
+        _paper("pb", "Eevee: Test-time Prompt Learning", "arXiv", 2026, TABLE_CELLS), "23", 2023
+    )
+    schema = [
+        TableColumn(name="Paper", type="string", is_row_key=True),
+        TableColumn(name="Reference number", type="number", is_row_key=False),
+        TableColumn(name="Year", type="number", is_row_key=False),
+    ]
+    question = table_question(
+        "Both papers cite the GPQA benchmark paper by Rein et al. For each paper, give the "
+        "number of that reference in its bibliography and the year printed in the entry.",
+        schema,
+    )
+    data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": qfft, "pb": eevee}, {}, [])
+    rows, _, _ = table_rows(data)
+    assert [(row["Reference number"], row["Year"]) for row in rows] == [(32, 2024), (23, 2023)]
