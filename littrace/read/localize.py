@@ -190,6 +190,8 @@ def _holds_option(text: str, options: list[str], claimed: list[frozenset[str]]) 
     """Whether a passage prints an option whole, or most of the names of one of its claims."""
     if any(contains_phrase(text, option) for option in options):
         return True
+    if not claimed:
+        return False
     held = set(terms(text))
     return any(2 * len(names & held) >= len(names) for names in claimed)
 

@@ -402,9 +402,10 @@ def _project_cells(
     )
     mapped, fit = _map_columns(paths, values, question, percent, own, spreads)
     # A column mapped to the slot of a column before it reads the spread printed there.
-    spread_names = {
-        name for n, (name, j) in enumerate(mapped.items()) if j in list(mapped.values())[:n]
-    }
+    first_of: dict[Slot, str] = {}
+    for name, j in mapped.items():
+        first_of.setdefault(j, name)
+    spread_names = {name for name, j in mapped.items() if first_of[j] != name}
     rows: dict[tuple[str, ...], dict[Slot, TableCell]] = {}
     for cell in cells:
         if cell.row_path:

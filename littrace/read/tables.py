@@ -337,7 +337,7 @@ def _located_value(
     question = data.question.model_copy(
         update={"question": f"{data.question.question} {column.name}"}
     )
-    field_name = _OBJECT_WORDS.get(_object_word(column.name))
+    field_name = _object_field(column.name)
     for item in paper_candidates(question, data.plan, context):
         if field_name is not None and field_name not in item.locator:
             continue
@@ -363,18 +363,21 @@ def _entry_years(
     numbered = [
         f"{value:g}" if isinstance(value, float) else str(value)
         for c in schema
-        if (value := raw.get(c.name)) is not None
-        and _OBJECT_WORDS.get(_object_word(c.name)) == "citation_id"
+        if (value := raw.get(c.name)) is not None and _object_field(c.name) == "citation_id"
     ]
+    if not numbered:
+        return {}
     ids = citation_ids(context.references)
-    entry = next((e for e in context.references if numbered and ids[e.label] == numbered[0]), None)
+    entry = next((e for e in context.references if ids[e.label] == numbered[0]), None)
     if entry is None or entry.year is None:
         return {}
     return {c.name: entry.year for c in schema if _YEAR.search(c.name)}
 
 
-def _object_word(name: str) -> str:
-    return next((word for word in _OBJECT_WORDS if word in name.lower()), "")
+def _object_field(name: str) -> str | None:
+    """The locator field a column named after an object reads ("Reference number":
+    ``citation_id``), or None."""
+    return next((field for word, field in _OBJECT_WORDS.items() if word in name.lower()), None)
 
 
 _YEAR = re.compile(r"\byear\b", re.IGNORECASE)

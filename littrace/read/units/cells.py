@@ -69,11 +69,12 @@ def _spanning_labels(
     """The label of column ``j`` for each body row (from ``first``, section ``titles`` set
     apart) of a table of values whose labels in that column span several rows, or {} for
     other tables (the nearest label decides there). Labels printed at the top of their rows
-    (the first body row has one, and at most half of the rows do) are filled down. Labels printed in the middle of their
-    rows (LaTeX's multirow) span the rows they are centred on, read bottom up, so a span
-    ends where the next one starts: "Bio" printed on the third of eight rows labels all
-    eight when "CS" is centred on the three below them, where the nearest label would give
-    the last two to "CS"; not when labels are not ``centred`` on their rows."""
+    (the first body row has one, and at most half of the rows do) are filled down. Labels
+    printed in the middle of their rows (LaTeX's multirow) span the rows they are centred
+    on, read bottom up, so a span ends where the next one starts: "Bio" printed on the third
+    of eight rows labels all eight when "CS" is centred on the three below them, where the
+    nearest label would give the last two to "CS"; not when labels are not ``centred`` on
+    their rows."""
     rows = [i for i in range(first, len(grid)) if i not in titles]
     printed = [i for i in rows if grid_cell(grid, i, j)]
     values = [grid_cell(grid, i, k) for i in rows for k in range(j + 1, grid_width(grid))]
@@ -228,11 +229,19 @@ def table_cells(grid: Grid, caption: str = "", flipped: bool = False) -> list[Ta
     Tables set side by side in one grid (:func:`side_by_side`) are read apart. A ``flipped``
     grid (a table read transposed) has its header rows for label columns: a spanning header
     stands in the first column it reaches, not centred on its span."""
+    return list(_read_cells(tuple(map(tuple, grid)), caption, flipped))
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_cells(
+    grid: tuple[tuple[str, ...], ...], caption: str, flipped: bool
+) -> tuple[TableCell, ...]:
+    """:func:`table_cells` of a grid held as tuples, cut side by side and read once."""
     cells: list[TableCell] = []
-    for offset, part in side_by_side(tuple(map(tuple, grid))):
+    for offset, part in side_by_side(grid):
         found = _table_cells(part, caption, not flipped)
         cells += [replace(c, column=c.column + offset) for c in found]
-    return cells
+    return tuple(cells)
 
 
 def side_by_side(
@@ -279,7 +288,6 @@ def side_by_side(
     return [(a, tuple(row[a:b] for row in grid)) for a, b in pairwise(bounds)]
 
 
-@functools.lru_cache(maxsize=4096)
 def _table_cells(
     grid: tuple[tuple[str, ...], ...], caption: str, centred: bool = True
 ) -> tuple[TableCell, ...]:
