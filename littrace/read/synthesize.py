@@ -10,6 +10,9 @@ in the localized sentences) and answers:
   column the question names best (:mod:`littrace.read.compute`), else, for a gap to an unnamed
   "strongest baseline", the subject's cell minus the best other row of that column, in
   Python, printed with the table's precision;
+* a **tally** when a count question bounds a quantity ("how many of those datasets were used
+  by at least 50 papers"): the rows of the table listing what it counts whose cell in the
+  column the bound names meets it (:mod:`littrace.read.choice.tally`);
 * a **comparison** across papers ("which of A, B and C ... the largest/best ..."): each
   option's value from its own paper, then the maximum or the minimum;
 * a **chart** question ("which method obtains the best ... in Figure 2"): the extreme bar,
@@ -68,7 +71,9 @@ from littrace.read.choice import (
     printed_support,
     sentence_choice,
     table_contenders,
+    table_units,
 )
+from littrace.read.choice.tally import tally
 from littrace.read.compute import asks_difference, difference
 from littrace.read.extremes import extreme_word, lower_is_better, wants_lower
 from littrace.read.heuristic import question_query
@@ -414,6 +419,9 @@ def synthesize(data: SynthesisInput) -> Synthesis:
     computed = difference(data)
     if computed is not None:
         value = Value(computed.text, computed.number, tuple(computed.facts), computed.how)
+    tallied = tally(question, table_units(question, data)) if value is None else None
+    if tallied is not None:
+        value = Value(str(tallied.count), tallied.count, tuple(tallied.facts), tallied.how)
     on_chart = printed_reading(question, data) if value is None else None
     if on_chart is not None:
         reading, fact, how = on_chart

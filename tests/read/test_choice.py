@@ -767,3 +767,35 @@ def test_an_extreme_reads_the_line_after_its_word_in_rows_named_by_an_outer_labe
     assert "column ('Flickr30K',)" in found.how
     nocaps = choose(question.replace("highest Flickr30K", "highest NoCaps"), options, paper)
     assert nocaps is not None and nocaps.label == "D"
+
+
+SURVEYED = (
+    ("Dataset", "|source| (words)", "papers"),
+    ("PubMed", "3092", "59"),
+    ("arXiv", "5906", "55"),
+    ("BillSum", "1284", "19"),
+    ("MultiNews", "2103", "54"),
+    ("GovReport", "7551", "16"),
+    ("Total", "25034", "203"),
+)
+
+
+def test_a_count_with_a_bound_tallies_the_rows_whose_named_column_meets_it() -> None:
+    paper = context(cells=SURVEYED, method="Survey")
+    options = ["2", "4", "3", "5"]
+    # 59, 55 and 54 papers; the total row is no dataset.
+    at_least = choose(
+        "How many of the datasets were used by at least 50 of the surveyed papers?",
+        options,
+        paper,
+    )
+    assert at_least is not None and at_least.label == "C"
+    assert "papers >= 50" in at_least.how
+    fewer = choose("How many datasets are used by fewer than 20 papers?", options, paper)
+    assert fewer is not None and fewer.label == "A"  # 19 and 16
+    assert run(ask("How many datasets have 54 papers or more?"), [paper]) == {
+        "freeform": {"text": "3"}
+    }
+    # What is counted must be what the table lists, and the bound must name a column.
+    assert choose("How many layers are used by at least 50 papers?", options, paper) is None
+    assert choose("How many datasets have at least 5000 tokens?", options, paper) is None

@@ -11,6 +11,9 @@ option's number appearing in the located table proves nothing. Instead:
   the one whose header path the question names best; the option whose row holds the extreme
   value wins, lower-is-better read from the question, caption and header
   (:mod:`~littrace.read.choice.cells`);
+* **tallies** ("how many of those datasets were used by at least 50 papers"): the option
+  printing the number of rows of the table listing what is counted whose cell in the
+  column the bound names meets it (:mod:`~littrace.read.choice.tally`);
 * **bibliography questions** (:mod:`littrace.read.references`,
   :mod:`~littrace.read.choice.references`): the option printed in the entry at the asked
   position, or in the entries cited by the sentences that best match the question ("which

@@ -14,6 +14,7 @@ from littrace.read.choice.references import (
     shared_reference_choice,
 )
 from littrace.read.choice.sentences import rarity
+from littrace.read.choice.tally import tally_choice
 from littrace.read.choice.units import (
     Choice,
     TableUnits,
@@ -332,7 +333,8 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
     if not tables:
         return None
     return (
-        extreme_choice(question, tables)
+        tally_choice(question, tables)
+        or extreme_choice(question, tables)
         or _extreme_value(question, tables)
         or value_choice(question, tables)
         or described_row_choice(question, tables)

@@ -1,0 +1,177 @@
+"""Counts of table rows meeting a bound: "how many of those datasets were used by at least 50
+of the surveyed papers" counts the rows of the table listing datasets whose cell in the
+column the bound names ("papers") is 50 or more.
+
+A count question (:func:`~littrace.read.choice.counts.counted_terms`) with a bound ("at least",
+"more than", "under", "or more", ...) is a tally when a selected paper's table lists what it
+counts (its caption or header names the counted noun) and a column of numbers is named by the
+words printed after the bound's number, else by the rest of the question. Aggregate rows
+("Total", "Average") are no entities and are not counted.
+
+Example:
+    >>> bound = bound_of("How many of those datasets were used by at least 50 papers?")
+    >>> bound.operator, bound.value, bound.bounded, bound.holds(50.0)
+    ('>=', 50.0, 'papers', True)
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from littrace.littraceqa import Question
+from littrace.numbers import numbers
+from littrace.read.choice.counts import counted_terms
+from littrace.read.choice.units import Choice, TableUnits, winner
+from littrace.read.records import Fact
+from littrace.read.text import asking_sentence, terms
+from littrace.read.units import (
+    TableCell,
+    asked_terms,
+    header_row_count,
+    label_column_count,
+    path_score,
+    question_terms,
+    terms_match,
+)
+
+__all__ = ["Bound", "Tally", "bound_of", "tally", "tally_choice"]
+
+# A number standing alone: "1B" is a scale, not a bound of 1.
+_NUMBER = r"(?P<number>\d[\d,]*(?:\.\d+)?)(?![\w.])"
+# Comparison words before a number, by the relation they state.
+_BEFORE = {
+    ">=": r"at least|no (?:fewer|less) than|not (?:fewer|less) than|a minimum of",
+    "<=": r"at most|no more than|not more than|up to|a maximum of",
+    ">": r"more than|greater than|higher than|larger than|over|above|exceeding|exceeds",
+    "<": r"fewer than|less than|lower than|smaller than|under|below",
+}
+# And after it: "50 or more", "54 papers or more".
+_AFTER = {">=": r"or (?:more|greater|higher|above)", "<=": r"or (?:fewer|less|lower|below)"}
+_BOUNDS = [
+    (op, re.compile(rf"\b(?:{words})\s+{_NUMBER}(?P<bounded>[^?.;:!]*)", re.I))
+    for op, words in _BEFORE.items()
+] + [
+    # What it bounds stands between the number and its comparison: "54 papers or more".
+    (op, re.compile(rf"\b{_NUMBER}(?P<bounded>(?:\s+[\w-]+){{0,3}}?)\s+(?:{words})\b", re.I))
+    for op, words in _AFTER.items()
+]
+_OPERATORS: dict[str, Callable[[float, float], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    ">": operator.gt,
+    "<": operator.lt,
+}
+# How many words after the bound's number may say what it bounds ("50 of the surveyed papers").
+_NAMING_WORDS = 5
+# Rows that sum up the others.
+_AGGREGATE = re.compile(r"^\s*(?:total|sum|overall|all|average|avg\.?|mean|median)\b", re.I)
+# The least a column must be named by to be the one the bound is on.
+_MIN_COLUMN = 0.5
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A bound a question puts on a quantity: ``operator`` and ``value``, and the words
+    printed after the value (what it bounds)."""
+
+    operator: str
+    value: float
+    bounded: str
+
+    def holds(self, value: float) -> bool:
+        return _OPERATORS[self.operator](value, self.value)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The number of a table's rows meeting a bound, and the cells that meet it."""
+
+    count: int
+    score: float
+    how: str
+    facts: list[Fact]
+
+
+def bound_of(text: str) -> Bound | None:
+    """The first bound ``text`` states ("at least 50 papers", "10 or more"), if any."""
+    found = [
+        (match.start(), op, match) for op, pattern in _BOUNDS if (match := pattern.search(text))
+    ]
+    if not found:
+        return None
+    _, op, match = min(found, key=lambda item: item[0])
+    bounded = " ".join(match.group("bounded").split()[:_NAMING_WORDS])
+    return Bound(op, float(match.group("number").replace(",", "")), bounded)
+
+
+def _lists(table: TableUnits, counted: str) -> bool:
+    """Whether ``table``'s rows are what is counted: its caption or a header row (the label
+    columns' included: "Dataset | Papers") names it."""
+    grid = table.obj.cells
+    headers = grid[: header_row_count(grid, label_column_count(grid))]
+    printed = terms(" ".join([table.obj.caption, *(" ".join(row) for row in headers)]))
+    return any(terms_match(counted, frozenset([word])) for word in printed)
+
+
+def _tally_table(
+    table: TableUnits, bound: Bound, named: frozenset[str], counted: str
+) -> Tally | None:
+    columns: dict[tuple[str, ...], list[TableCell]] = {}
+    for cell in table.cells:
+        if cell.value is not None and cell.row_path and not _AGGREGATE.match(cell.row_path[-1]):
+            columns.setdefault(cell.column_path, []).append(cell)
+    scored = [
+        (path_score(path, named, glossary=table.glossary), path, cells)
+        for path, cells in columns.items()
+    ]
+    if not scored:
+        return None
+    score, path, cells = max(scored, key=lambda item: item[0])
+    # Several columns named alike: the question does not say which one is bounded. A column
+    # of what is counted ("layers") holds values of the rows, it does not list them.
+    if (
+        score < _MIN_COLUMN
+        or sum(1 for s, _, _ in scored if s == score) > 1
+        or any(terms_match(counted, frozenset([t])) for t in terms(" ".join(path)))
+    ):
+        return None
+    meeting = [c for c in cells if c.value is not None and bound.holds(c.value)]
+    rows = {c.row for c in meeting}
+    how = (
+        f"{len(rows)} rows of {table.obj.scorer_id} with {' / '.join(path)} "
+        f"{bound.operator} {bound.value:g}: " + ", ".join(" / ".join(c.row_path) for c in meeting)
+    )
+    return Tally(len(rows), score * table.weight, how, [table.fact(c) for c in meeting])
+
+
+def tally(question: Question, tables: list[TableUnits]) -> Tally | None:
+    """The count of rows of the best-named table column meeting the question's bound, for a
+    count question whose counted noun names a table's rows (see the module doc)."""
+    counted = counted_terms(question.question)
+    asking = asking_sentence(question.question)
+    bound = bound_of(asking)
+    if not counted or bound is None:
+        return None
+    named = question_terms(bound.bounded) or asked_terms(asking)
+    found = [
+        result
+        for table in tables
+        if _lists(table, counted[-1]) and (result := _tally_table(table, bound, named, counted[-1]))
+    ]
+    return max(found, key=lambda result: result.score, default=None)
+
+
+def tally_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
+    """The option printing the :func:`tally` count, if one does."""
+    found = tally(question, tables)
+    if found is None:
+        return None
+    support = {
+        o.label: found.score if [n.value for n in numbers(o.text)] == [found.count] else 0.0
+        for o in question.multiple_choice_options or []
+    }
+    label = winner(support)
+    return Choice(label, support, found.how, found.facts) if label else None
