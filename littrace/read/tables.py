@@ -111,7 +111,9 @@ def find_cell(
     subject = subject_terms(context)
     query = set(terms(question_text))
     asking = asking_clause(question_text)
-    entities = [entity] if entity else [" ".join(query - subject), question_text]
+    # In the question's order: row labels are matched with the order of their words.
+    unnamed = " ".join(t for t in dict.fromkeys(terms(question_text)) if t not in subject)
+    entities = [entity] if entity else [unnamed, question_text]
     for wanted in entities:
         best: tuple[PaperObject, CellMatch] | None = None
         for obj in paper_tables(context):

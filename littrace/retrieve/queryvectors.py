@@ -1,10 +1,17 @@
 """Query vectors kept across the steps of retrieval, so a text is encoded once per process.
 
-A round's subqueries are encoded together for the dense search (one encoder call), and the
-embedding reranker then asks for the same subqueries' vectors again; :class:`CachedQueryEncoder`
-answers the second request from the first. It wraps one encoder, lives in the resources a
-process opens once, and holds at most ``size`` vectors (the least recently used go first). A
-query vector depends only on the text and the encoder, so an entry never goes stale.
+A round's subqueries are encoded for the dense search, and the embedding reranker then asks
+for the same subqueries' vectors again; :class:`CachedQueryEncoder` answers the second request
+from the first. It wraps one encoder, lives in the resources a process opens once, and holds
+at most ``size`` vectors (the least recently used go first).
+
+Each text is encoded alone: a transformer's output for one text differs in its last bits
+with the batch it is run in (its size, the padding to its longest text), and which texts a
+request still has to encode depends on what earlier questions left in the cache. Encoded in
+batches, a question's vectors, and so the order of near-tied chunks, depended on the
+questions answered before it in the process; alone, a query vector is a function of its text
+and the encoder only, so an entry never goes stale and a question gets the same answer in
+any run.
 
 Example:
     >>> encoder = CachedQueryEncoder(load_encoder(settings.index.encoder))  # doctest: +SKIP
@@ -28,7 +35,7 @@ __all__ = ["CachedQueryEncoder"]
 class CachedQueryEncoder:
     """``encoder`` with its query vectors remembered (up to ``size``); documents pass through.
 
-    Texts not yet held are encoded in one call to ``encoder.encode_queries``.
+    Texts not yet held are encoded one by one (see the module doc).
     """
 
     def __init__(self, encoder: Encoder, size: int = 4096) -> None:
@@ -50,10 +57,9 @@ class CachedQueryEncoder:
         return len(self._vectors)
 
     def encode_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        missing = [text for text in dict.fromkeys(texts) if text not in self._vectors]
-        if missing:
-            for text, vector in zip(missing, self.encoder.encode_queries(missing), strict=True):
-                self._vectors[text] = vector
+        for text in dict.fromkeys(texts):
+            if text not in self._vectors:
+                self._vectors[text] = self.encoder.encode_queries([text])[0]
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
         for row, text in enumerate(texts):
             out[row] = self._vectors[text]
