@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
-import random
 import threading
-import time
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -17,16 +15,29 @@ from typing import Any, TypeVar
 
 import duckdb
 import pyarrow as pa
+from tenacity import Retrying, retry_if_exception, stop_after_delay
 
 from littrace.artifacts.lineage import LINEAGE_DIR, LineageRecord, read_lineage
 from littrace.artifacts.manifest import Artifact, load_artifact_dir, naive_utc
 from littrace.files import atomic_write
+from littrace.retry import Backoff
 
 log = logging.getLogger(__name__)
 
 CATALOG_NAME = "catalog.duckdb"
 
 T = TypeVar("T")
+
+# Lock retries wait 10-20 ms at first, doubling up to 0.5-1 s.
+_BACKOFF = Backoff(0.02, 1.0)
+
+
+def _busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is a lock held by another process, or a write conflict with another
+    thread here: both pass once the other writer is done."""
+    return isinstance(exc, duckdb.TransactionException) or (
+        isinstance(exc, duckdb.IOException) and "lock" in str(exc)
+    )
 
 
 class CatalogBusyError(TimeoutError):
@@ -153,20 +164,19 @@ class Catalog:
     def _with_connection(
         self, fn: Callable[[duckdb.DuckDBPyConnection], T], *, read_only: bool
     ) -> T:
-        deadline = time.monotonic() + self.lock_timeout_s
-        delay = 0.01
-        while True:
-            try:
-                return self._attempt(fn, read_only)
-            except (duckdb.IOException, duckdb.TransactionException) as exc:
-                # Lock held by another process, or a write conflict with another thread here.
-                retryable = isinstance(exc, duckdb.TransactionException) or "lock" in str(exc)
-                if not retryable:
-                    raise
-                if time.monotonic() >= deadline:
-                    raise CatalogBusyError(f"catalog {self.path} is busy: {exc}") from exc
-            time.sleep(delay * (1 + random.random()))
-            delay = min(delay * 2, 0.5)
+        retrying = Retrying(
+            retry=retry_if_exception(_busy),
+            stop=stop_after_delay(self.lock_timeout_s),
+            wait=_BACKOFF,
+            reraise=True,
+        )
+        try:
+            result: T = retrying(self._attempt, fn, read_only)
+        except (duckdb.IOException, duckdb.TransactionException) as exc:
+            if not _busy(exc):
+                raise
+            raise CatalogBusyError(f"catalog {self.path} is busy: {exc}") from exc
+        return result
 
     def _attempt(self, fn: Callable[[duckdb.DuckDBPyConnection], T], read_only: bool) -> T:
         self.root.mkdir(parents=True, exist_ok=True)

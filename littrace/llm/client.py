@@ -7,7 +7,7 @@ and returns a validated pydantic object with a :class:`CallRecord` for the calle
 Per call: the schema goes out as ``response_format`` where litellm says the model supports
 one (else plain JSON mode), and the reply is parsed strictly (``schema.model_validate_json``
 after stripping a Markdown fence). Transport errors, timeouts and rate limits are retried with
-exponential backoff and jitter, ``max_retries`` times. An invalid reply gets ONE repair request
+exponential backoff and jitter (tenacity, :class:`littrace.retry.Backoff`), ``max_retries`` times. An invalid reply gets ONE repair request
 quoting the validation error; if that fails too, or the provider keeps failing, the caller's
 ``fallback()`` result is returned with ``fallback=True`` and the reason, so a step degrades
 visibly instead of aborting (TRACE §3.1). With ``backend: none`` litellm is never imported.
@@ -52,11 +52,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 from littrace.config import LlmSettings, Settings
 from littrace.deadline import Deadline, current_deadline
 from littrace.llm.cache import CachedReply, CallCache, request_key
 from littrace.llm.prompts import render
+from littrace.retry import Backoff
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -140,8 +142,9 @@ class _Tally:
 class LlmClient:
     """A thread-safe client shared by all steps of a run; see the module docstring.
 
-    ``backoff_base_s``/``backoff_max_s`` shape the retry delays (attempt n waits a random
-    50–100 % of ``min(max, base * 2**n)``); ``sleep`` and ``rng`` are injectable for tests.
+    ``backoff_base_s``/``backoff_max_s`` shape the retry delays (:class:`littrace.retry.Backoff`:
+    attempt n waits a random 50–100 % of ``min(max, base * 2**n)``); ``sleep`` and ``rng`` are
+    injectable for tests.
     """
 
     def __init__(
@@ -156,11 +159,8 @@ class LlmClient:
     ) -> None:
         self.settings = settings
         self.cache = CallCache(cache_dir) if settings.cache else None
-        self._backoff_base_s = backoff_base_s
-        self._backoff_max_s = backoff_max_s
+        self._backoff = Backoff(backoff_base_s, backoff_max_s, rng)
         self._sleep = sleep
-        self._rng = rng or random.Random()
-        self._rng_lock = threading.Lock()
         # Bounds calls in flight across every thread using this client (and acomplete_json,
         # which runs on threads); held only around the provider call, never while sleeping.
         self._slots = threading.BoundedSemaphore(settings.concurrency)
@@ -290,11 +290,12 @@ class LlmClient:
         fatal = (litellm.AuthenticationError, litellm.PermissionDeniedError, litellm.NotFoundError)
         arguments = {key: value for key, value in request.items() if key != "schema"}
         deadline = current_deadline()
-        for attempt in range(self.settings.max_retries + 1):
+
+        def attempt() -> Any:
             try:
                 with self._slot(deadline) as timeout_s:
                     tally.attempts += 1
-                    response = litellm.completion(
+                    return litellm.completion(
                         **arguments,
                         api_key=self._api_key,
                         timeout=timeout_s,
@@ -308,22 +309,33 @@ class LlmClient:
                     # Most likely the shortened timeout itself: no retry would be allowed.
                     deadline.cut_llm_call()
                     raise _Unusable(_deadline_reason(deadline, exc)) from exc
-                if attempt == self.settings.max_retries:
-                    raise _Unusable(f"{_error_text(exc)} (after {attempt + 1} attempts)") from exc
-                delay = self._delay(attempt)
-                self._sleep(delay if deadline is None else deadline.bound(delay))
-                continue
+                raise
             except openai.APIError as exc:
                 # Every litellm error derives from it; the rest (a bad request, a context
                 # overflow, a content filter) will not pass on a retry.
                 raise _Unusable(_error_text(exc)) from exc
-            reply = self._reply(response)
-            tally.provider_calls += 1
-            tally.prompt_tokens += reply.prompt_tokens
-            tally.completion_tokens += reply.completion_tokens
-            tally.cost_usd += reply.cost_usd
-            return _Reply(key, reply, fresh=True)
-        raise AssertionError("unreachable: the loop returns or raises")
+
+        def wait(state: RetryCallState) -> float:
+            delay = self._backoff(state)
+            return delay if deadline is None else deadline.bound(delay)
+
+        retrying = Retrying(
+            retry=retry_if_exception_type(retryable),
+            stop=stop_after_attempt(self.settings.max_retries + 1),
+            wait=wait,
+            sleep=self._sleep,
+            reraise=True,
+        )
+        try:
+            response = retrying(attempt)
+        except retryable as exc:
+            raise _Unusable(f"{_error_text(exc)} (after {tally.attempts} attempts)") from exc
+        reply = self._reply(response)
+        tally.provider_calls += 1
+        tally.prompt_tokens += reply.prompt_tokens
+        tally.completion_tokens += reply.completion_tokens
+        tally.cost_usd += reply.cost_usd
+        return _Reply(key, reply, fresh=True)
 
     def _store(self, *replies: _Reply) -> None:
         """Cache the provider's replies of an exchange that gave a value."""
@@ -372,11 +384,6 @@ class LlmClient:
             completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
             cost_usd=cost,
         )
-
-    def _delay(self, attempt: int) -> float:
-        ceiling = min(self._backoff_max_s, self._backoff_base_s * (1 << attempt))
-        with self._rng_lock:  # random.Random is not documented as thread-safe
-            return ceiling * self._rng.uniform(0.5, 1.0)
 
     def _finish(
         self,
