@@ -1,8 +1,8 @@
 """Serve the littrace deployments (``littrace serve``): a Prefect server on 127.0.0.1 unless
 ``PREFECT_API_URL`` names one, and a runner that executes the deployments' flow runs.
 
-Deployments (the same ones ``prefect.yaml`` declares for ``prefect deploy`` to a work pool;
-``tests/flows/test_serve.py`` keeps the two in step):
+Deployments (``prefect.yaml``, for ``prefect deploy`` to a work pool, is written from the same
+specs by :func:`prefect_yaml`: ``littrace serve --prefect-yaml > prefect.yaml``):
 
 * ``index/rebuild``: re-ingest the configured pool (``runtime.pool``/``runtime.pdfs``, else
   index the latest corpus) and rebuild what changed, on the cron ``runtime.index_rebuild_cron``
@@ -27,12 +27,15 @@ Example:
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+import prefect
+import yaml
 from prefect import Flow, get_client, serve
 from prefect.deployments.runner import RunnerDeployment
 from prefect.schedules import Cron
@@ -61,6 +64,7 @@ __all__ = [
     "DeploymentSpec",
     "build_deployments",
     "deployment_specs",
+    "prefect_yaml",
     "serve_deployments",
 ]
 
@@ -113,6 +117,54 @@ def deployment_specs(settings: Settings) -> list[DeploymentSpec]:
             {"split": "validation"},
         ),
     ]
+
+
+# Where a worker of the process pool "littrace" picks up the deployments' runs.
+WORK_POOL = {"name": "littrace", "work_queue_name": "default"}
+PREFECT_YAML_HEADER = """\
+# littrace deployments, for `prefect deploy --all` run from the repository root; a worker of
+# the process work pool "littrace" then executes them:
+#
+#   prefect work-pool create littrace --type process
+#   prefect deploy --all
+#   prefect worker start --pool littrace
+#
+# Written by `littrace serve --prefect-yaml > prefect.yaml` from the deployments `littrace
+# serve` serves (flows/serve.py: deployment_specs); edit those, not this file. Parameters
+# left out take the flows' defaults: the default profile, conf files read at run time,
+# LITTRACE_* variables of the worker, artifacts under ./artifacts of the working directory
+# (the repository root, which `prefect deploy` records as the pull step).
+"""
+
+
+def prefect_yaml(settings: Settings) -> str:
+    """The text of ``prefect.yaml``: :func:`deployment_specs` for ``prefect deploy`` to the
+    process work pool "littrace", entry points as paths from the repository root."""
+    root = Path(__file__).resolve().parents[1]
+    deployments = [
+        {
+            "name": spec.name,
+            "entrypoint": (
+                f"{Path(inspect.getfile(spec.flow.fn)).resolve().relative_to(root).as_posix()}"
+                f":{spec.flow.fn.__name__}"
+            ),
+            "description": spec.description,
+            "tags": list(TAGS),
+            "parameters": spec.parameters,
+            **(
+                {"schedules": [{"cron": spec.cron, "timezone": CRON_TIMEZONE}]} if spec.cron else {}
+            ),
+            "work_pool": dict(WORK_POOL),
+        }
+        for spec in deployment_specs(settings)
+    ]
+    project = {"name": "littrace", "prefect-version": prefect.__version__}
+    body = (
+        yaml.safe_dump(project, sort_keys=False)
+        + "\n"
+        + yaml.safe_dump({"deployments": deployments}, sort_keys=False, width=100)
+    )
+    return PREFECT_YAML_HEADER + body
 
 
 def build_deployments(

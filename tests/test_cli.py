@@ -70,6 +70,12 @@ def test_config_defaults_prints_the_text_of_the_default_file() -> None:
     assert shown.output == (conf_dir({}) / "default.yaml").read_text(encoding="utf-8")
 
 
+def test_serve_prefect_yaml_prints_the_committed_deployment_file() -> None:
+    shown = runner.invoke(app, ["serve", "--prefect-yaml"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output == (Path(__file__).parents[1] / "prefect.yaml").read_text(encoding="utf-8")
+
+
 def test_artifacts_option_sets_the_artifact_root(tmp_path: Path) -> None:
     shown = runner.invoke(app, ["--artifacts", str(tmp_path), "config", "show"])
     assert yaml.safe_load(shown.output)["runtime"]["artifact_root"] == str(tmp_path)

@@ -19,6 +19,13 @@ def serve(
         str, typer.Option("--host", help="Address the Prefect server listens on.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port of the Prefect UI and API.")] = 4200,
+    prefect_yaml: Annotated[
+        bool,
+        typer.Option(
+            "--prefect-yaml",
+            help="Print these deployments as prefect.yaml (for `prefect deploy --all`) and exit.",
+        ),
+    ] = False,
 ) -> None:
     """Serve the Prefect deployments; starts a Prefect server on HOST:PORT unless
     PREFECT_API_URL names one. Stop with Ctrl-C or SIGTERM."""
@@ -28,9 +35,12 @@ def serve(
     with user_errors():
         settings = options.settings()
         # Imported here: the library stays free of Prefect (flows -> tasks -> littrace).
-        from flows.serve import serve_deployments
+        from flows import serve as served
 
-        serve_deployments(
+        if prefect_yaml:
+            typer.echo(served.prefect_yaml(settings), nl=False)
+            return
+        served.serve_deployments(
             settings, profile=options.profile, config_file=options.config, host=host, port=port
         )
 

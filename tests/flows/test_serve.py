@@ -40,6 +40,7 @@ from flows.serve import (
     CRON_TIMEZONE,
     build_deployments,
     deployment_specs,
+    prefect_yaml,
 )
 from littrace.artifacts import Catalog
 from littrace.config import load_settings
@@ -78,6 +79,12 @@ def test_prefect_yaml_declares_the_deployments_littrace_serve_serves() -> None:
         assert deployment.work_pool is not None and deployment.work_pool.name == "littrace"
         schedules = [(s.cron, s.timezone) for s in deployment.schedules or []]  # type: ignore[union-attr]
         assert schedules == ([(spec.cron, CRON_TIMEZONE)] if spec.cron else [])
+
+
+def test_prefect_yaml_is_written_from_the_deployment_specs() -> None:
+    # One spec: prefect.yaml is generated from it (`littrace serve --prefect-yaml`).
+    committed = (PROJECT_ROOT / "prefect.yaml").read_text(encoding="utf-8")
+    assert committed == prefect_yaml(load_settings(environ={}))
 
 
 def test_served_deployments_carry_the_serve_settings(tmp_path: Path) -> None:
