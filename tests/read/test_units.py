@@ -516,6 +516,14 @@ def test_a_label_printed_as_an_initialism_is_named_by_its_words() -> None:
     assert label_share("Initial", wanted) == 0.0
 
 
+def test_a_name_in_capitals_running_a_word_into_initials_is_named_by_those_words() -> None:
+    wanted = asked_terms("On the UCI human activity recognition dataset, what does it take?")
+    assert label_share("UCIHAR", wanted) == 1.0
+    # Only printed in capitals, only the initials of words in a row, the word first.
+    assert label_share("Ucihar", wanted) == 0.0
+    assert label_share("UCIHRA", wanted) == 0.0 and label_share("HARUCI", wanted) == 0.0
+
+
 def test_a_group_label_under_a_full_header_row_heads_the_group_not_the_header() -> None:
     # BGE-M3's Table 6: "M3-w.skd" right under "Model | Avg | ar", then "M3-w.o.skd" mid-table;
     # both groups print "Dense | Sparse".

@@ -37,6 +37,8 @@ _PART_LETTERS = 3
 
 # An initialism as a header or label prints it: two to five capitals ("CS", "MLP", "NER").
 _INITIALISM = re.compile(r"\b[A-Z]{2,5}\b")
+# A name printed in capitals, long enough to run a word and an initialism together.
+_CAPITALS = re.compile(r"\b[A-Z]{5,}\b")
 
 
 def label_share(label: str, wanted: frozenset[str]) -> float:
@@ -79,6 +81,7 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
     shortened = {word.lower() for word in _SHORTENED.findall(label)}
     symbols = {f"{letter}{rest}".lower() for letter, rest in _SUBSCRIPTED.findall(label)}
     initialisms = {word.lower() for word in _INITIALISM.findall(label)}
+    capitals = {word.lower() for word in _CAPITALS.findall(label)}
     camel = {
         word.lower(): [part.lower() for part in _CAMEL_PART.findall(word)]
         for word in _CAMEL.findall(label)
@@ -98,8 +101,20 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
         )
         total += len(split) - 1
         for term in split:
-            hits += _term_hits(term, wanted, camel, shortened, symbols, initialisms)
+            got = _term_hits(term, wanted, camel, shortened, symbols, initialisms)
+            if not got and term in capitals and _word_and_initials(term, wanted):
+                got = 1.0
+            hits += got
     return hits, total
+
+
+def _word_and_initials(term: str, wanted: frozenset[str]) -> bool:
+    """Whether a name printed in capitals runs a wanted word together with the initials of
+    wanted words: "UCIHAR" for "the UCI human activity recognition dataset"."""
+    return any(
+        terms_match(term[:cut], wanted) and INITIALS_MARK + term[cut:] in wanted
+        for cut in range(_PART_LETTERS, len(term) - 1)
+    )
 
 
 def _blended(label: str, wanted: frozenset[str]) -> set[str]:
