@@ -92,8 +92,9 @@ def _evaluate_recall(
     settings: Settings, gold: Path, artifact: Path | None, questions: Path | None
 ) -> None:
     """Candidate recall of one artifact, or of every ablation variant over ``questions``."""
-    from littrace.evaluate.recall import candidate_recall, read_gold_papers, run_ablations
+    from littrace.evaluate.recall import candidate_recall, read_gold_papers
     from littrace.littraceqa import JsonlError
+    from littrace.retrieve.ablations import run_ablations
     from littrace.retrieve.run import artifact_at, latest_candidates, read_candidates
 
     try:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from littrace.asks import question_modalities
 from littrace.config import ReadSettings
 from littrace.corpus.document import Citation, PaperObject, Reference
 from littrace.evaluate.official import evidence_key
@@ -55,7 +56,6 @@ from littrace.read.references import (
 from littrace.read.text import Query, contains_phrase, norm, sentences, terms
 from littrace.read.units import asked_terms, header_labels, named_share
 from littrace.read.views import paper_views
-from littrace.retrieve.plan import question_modalities
 
 # Bonuses added to a candidate's term coverage (in [0, 1]).
 NAMED_OBJECT_BONUS = 1.0  # the question prints the object's id ("Figure 2")

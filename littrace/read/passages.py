@@ -4,7 +4,7 @@ Shared by the Lit3R judge, the IntrAgent loop, LLM synthesis and the ``littrace 
 command, so a rendered prompt is the same wherever it is built:
 
 - :func:`answer_text` is the ``{answer_spec}`` of the reader prompts: the answer types and
-  table columns (:func:`littrace.retrieve.plan.answer_spec`), then the multiple-choice options,
+  table columns (:func:`littrace.asks.answer_spec`), then the multiple-choice options,
   which a reader needs and the retriever does not;
 - :func:`passage` renders one chunk as Lit3R App. C lists them (identifier, type, page,
   section, object, then the text cut to a length);
@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
+from littrace.asks import answer_spec
 from littrace.config import TableViewSettings
 from littrace.corpus.document import Chunk, PaperObject
 from littrace.littraceqa import Question
@@ -54,7 +55,6 @@ from littrace.read.records import PaperContext
 from littrace.read.tables import paper_tables, subject_name
 from littrace.read.text import terms
 from littrace.read.units import TableCell, align, question_terms, table_cells
-from littrace.retrieve.plan import answer_spec
 
 __all__ = [
     "PaperView",

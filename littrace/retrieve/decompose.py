@@ -44,13 +44,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from littrace.asks import answer_spec
 from littrace.config import DecomposeSettings
 from littrace.corpus.chunking import venue_year_tag
 from littrace.fusion import round_robin
 from littrace.littraceqa import Question
 from littrace.llm import CallRecord, LlmClient, render
 from littrace.llm.replies import Plan, Subqueries
-from littrace.retrieve.plan import answer_spec, key_phrases, name_pattern, years
+from littrace.retrieve.plan import key_phrases, name_pattern, years
 from littrace.retrieve.verify import missing_items
 
 __all__ = [

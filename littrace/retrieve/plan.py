@@ -33,23 +33,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal
 
+from littrace.asks import answer_spec, question_modalities
 from littrace.config import PlannerSettings
 from littrace.littraceqa import Question
 from littrace.llm import CallRecord, LlmClient, render
-from littrace.llm.replies import Modality, Plan, TargetGroup
+from littrace.llm.replies import Plan, TargetGroup
 
 __all__ = [
     "MAX_PAPERS",
     "PlanError",
     "PlanOutcome",
-    "answer_spec",
     "heuristic_plan",
     "key_phrases",
     "name_pattern",
     "plan_question",
-    "question_modalities",
     "years",
 ]
 
@@ -143,17 +142,6 @@ _LIST_HEAD = re.compile(
     r"((?:[A-Za-z][A-Za-z-]*\s+){0,2}[A-Za-z][A-Za-z-]*),\s*$"
 )
 _PAPER_COLUMN = re.compile(r"paper|title|work|publication", re.IGNORECASE)
-_MODALITY_CUES: dict[Modality, re.Pattern[str]] = {
-    "table": re.compile(
-        r"\btables?\b|\bscores?\b|\baccuracy\b|\bF1\b|\bFID\b|\bmAP\b|\bAP\b|"
-        r"\bBLEU\b|\bresults?\b|%",
-        re.IGNORECASE,
-    ),
-    "figure": re.compile(r"\bfig(?:ure|\.)?s?\b|\bplots?\b|\bsubfigures?\b|\bdiagram", re.I),
-    "equation": re.compile(r"\bequations?\b|\beq\.|\bformula|\bcomplexity\b|\bdefined as\b", re.I),
-    "algorithm": re.compile(r"\balgorithms?\b|\bpseudo-?code\b", re.IGNORECASE),
-    "citation": re.compile(r"\bcit(?:e|es|ed|ing|ation)\b|\breferences?\b", re.IGNORECASE),
-}
 _PHRASE_SPLIT = re.compile(r"[,;:?!()]|\s(?:and|or|while|versus|vs\.|whereas|but)\s", re.I)
 _PHRASE_WORDS = 12  # long enough for a descriptor, short enough to stay a focused query
 _OPTION_WORDS = 8  # longer options are statements, not entity names
@@ -197,18 +185,6 @@ def plan_question(
     if not settings.fallback_on_invalid:
         raise PlanError(f"planner output unusable: {result.record.reason}")
     return PlanOutcome(result.value, "heuristic", result.record, result.record.reason)
-
-
-def answer_spec(question: Question) -> str:
-    """The ``{answer_spec}`` of the Lit3R prompts: answer types, and a table's columns."""
-    spec = ", ".join(question.answer_types)
-    if question.table_schema:
-        columns = ", ".join(
-            f"{column.name} (row key)" if column.is_row_key else column.name
-            for column in question.table_schema
-        )
-        spec += f"; table columns: {columns}"
-    return spec
 
 
 def heuristic_plan(question: Question) -> Plan:
@@ -318,22 +294,6 @@ def _desired_papers(text: str, targets: list[str], enumerations: list[list[_Span
 
 def _count(word: str) -> int:
     return int(word) if word.isdigit() else _NUMBERS[word.lower()]
-
-
-def question_modalities(text: str) -> list[Modality]:
-    """The kinds of evidence ``text`` asks for by name ("Figure 4", "the 24th reference"),
-    "text" when it names none.
-
-    Example:
-        >>> question_modalities("What does equation 6 in Table 2's setting define?")
-        ['table', 'equation']
-    """
-    found = [
-        kind
-        for kind in get_args(Modality)
-        if kind in _MODALITY_CUES and _MODALITY_CUES[kind].search(text)
-    ]
-    return found or ["text"]
 
 
 # --------------------------------------------------------------------------- names

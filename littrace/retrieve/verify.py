@@ -59,6 +59,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from littrace.asks import answer_spec
 from littrace.config import VerifySettings
 from littrace.corpus.document import PaperRecord
 from littrace.littraceqa import Question
@@ -67,7 +68,7 @@ from littrace.llm.replies import Plan, Verification
 from littrace.read.heuristic import question_anchors
 from littrace.read.select import Description, paper_descriptions
 from littrace.read.text import sentences
-from littrace.retrieve.plan import answer_spec, key_phrases, name_pattern
+from littrace.retrieve.plan import key_phrases, name_pattern
 from littrace.retrieve.shared_pool import PoolChunk, SharedPool
 
 __all__ = [

@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from littrace.config import load_settings
-from littrace.evaluate.recall import ABLATIONS, GoldPapers, candidate_recall, read_gold_papers
-from littrace.retrieve.run import apply_overrides
+from littrace.evaluate.recall import GoldPapers, candidate_recall, read_gold_papers
 
 GOLD = {
     "s1": GoldPapers("hidden_source_single_paper", frozenset({"p1"})),
@@ -54,16 +52,3 @@ def test_gold_papers_are_read_from_a_gold_file(tmp_path: Path) -> None:
     first = json.loads(source.read_text().splitlines()[0])
     assert gold[first["query_id"]].family == first["task_family"]
     assert gold[first["query_id"]].papers == {p["paper_id"] for p in first["gold_papers"]}
-
-
-def test_every_ablation_is_a_valid_settings_override() -> None:
-    settings = load_settings(environ={})
-    for overrides in ABLATIONS.values():
-        changed = apply_overrides(settings, overrides)
-        for dotted, value in overrides.items():
-            node = changed
-            for part in dotted.split("."):
-                node = getattr(node, part)
-            assert node == value
-    with pytest.raises(KeyError, match="no_such"):
-        apply_overrides(settings, {"retrieve.no_such": 1})

@@ -16,7 +16,6 @@ from littrace.littraceqa import MultipleChoiceOption, Question, TableColumn
 from littrace.llm.replies import Plan
 from littrace.retrieve.plan import (
     PlanError,
-    answer_spec,
     heuristic_plan,
     name_pattern,
     plan_question,
@@ -243,12 +242,6 @@ def test_name_pattern_ignores_case_and_hyphens_but_needs_whole_words() -> None:
     assert name_pattern("RTDETRv2").search("we fine-tune RT-DETRv2 for 3 h")
     assert name_pattern("S-RAG").search("the s rag auditor")
     assert not name_pattern("ATT").search("attention layers")
-
-
-def test_answer_spec_names_types_and_table_columns() -> None:
-    question = ask(STELLA, columns=[("dataset", True), ("ndcg_at_10", False)])
-
-    assert answer_spec(question) == "table; table columns: dataset (row key), ndcg_at_10"
 
 
 # --------------------------------------------------------------------------- LLM backend

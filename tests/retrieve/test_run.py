@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from littrace.artifacts import TRACES_FILE
 from littrace.cli import app
-from littrace.evaluate.recall import read_gold_papers, run_ablations
+from littrace.evaluate.recall import read_gold_papers
+from littrace.retrieve.ablations import run_ablations
 from littrace.retrieve.retriever import RetrievalResources, retrieve
 from littrace.retrieve.run import (
     CANDIDATES_SCHEMA,
