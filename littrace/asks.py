@@ -47,10 +47,35 @@ def answer_spec(question: Question) -> str:
 
 def question_modalities(text: str) -> list[Modality]:
     """The kinds of evidence ``text`` asks for by name ("Figure 4", "the 24th reference"),
-    "text" when it names none."""
+    "text" when it names none. A cue inside a hyphenated compound names something else:
+    "citation-informed embeddings" asks for no citation, "anomaly-score distributions" for
+    no table ("F1-score" joins two table cues and still asks for one).
+
+    Example:
+        >>> question_modalities("What dimension do its citation-informed embeddings have?")
+        ['text']
+        >>> question_modalities("What F1-score does it reach?")
+        ['table']
+    """
     found = [
         kind
         for kind in get_args(Modality)
-        if kind in _MODALITY_CUES and _MODALITY_CUES[kind].search(text)
+        if kind in _MODALITY_CUES
+        and any(not _in_compound(text, m) for m in _MODALITY_CUES[kind].finditer(text))
     ]
     return found or ["text"]
+
+
+def _in_compound(text: str, match: re.Match[str]) -> bool:
+    """Whether ``match`` is joined by a hyphen to a word that is no cue of its own kind
+    ("citation-informed"; not "F1-score", two names of one result)."""
+    start, end = match.span()
+    joined = [
+        word.group(0)
+        for word in (
+            re.search(r"[\w.]+(?=-$)", text[:start]),
+            re.match(r"-([\w.]+)", text[end:]),
+        )
+        if word is not None
+    ]
+    return any(not match.re.search(word.lstrip("-")) for word in joined)
