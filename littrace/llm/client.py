@@ -329,7 +329,9 @@ class LlmClient:
         try:
             response = retrying(attempt)
         except retryable as exc:
-            raise _Unusable(f"{_error_text(exc)} (after {tally.attempts} attempts)") from exc
+            # This request's attempts (the tally counts a repair request's too).
+            attempts = retrying.statistics["attempt_number"]
+            raise _Unusable(f"{_error_text(exc)} (after {attempts} attempts)") from exc
         reply = self._reply(response)
         tally.provider_calls += 1
         tally.prompt_tokens += reply.prompt_tokens

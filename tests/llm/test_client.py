@@ -216,6 +216,21 @@ def test_schema_mismatch_repair_names_the_field(tmp_path: Path, provider: Script
     )
 
 
+def test_a_failing_repair_request_counts_its_own_attempts(
+    tmp_path: Path, provider: ScriptedProvider
+) -> None:
+    provider.script = [
+        "no json here",
+        ServiceUnavailableError(message="overloaded", llm_provider="scripted", model="t"),
+    ]
+    result = make_client(tmp_path, max_retries=1).complete_json(
+        "decompose", MESSAGES, Subqueries, fallback=question_fallback
+    )
+    assert result.fallback and result.record.attempts == 3
+    assert result.record.reason is not None
+    assert result.record.reason.endswith("(after 2 attempts)")
+
+
 def test_hopeless_replies_fall_back_with_the_reason(
     tmp_path: Path, provider: ScriptedProvider
 ) -> None:
