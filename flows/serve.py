@@ -56,7 +56,7 @@ from flows.server import (
     wait_for_server,
 )
 from littrace.config import Settings
-from littrace.runtime import exit_on_sigterm
+from littrace.runtime import PROJECT_ROOT, exit_on_sigterm
 from tasks.common import LLM_TAG
 
 __all__ = [
@@ -140,12 +140,11 @@ PREFECT_YAML_HEADER = """\
 def prefect_yaml(settings: Settings) -> str:
     """The text of ``prefect.yaml``: :func:`deployment_specs` for ``prefect deploy`` to the
     process work pool "littrace", entry points as paths from the repository root."""
-    root = Path(__file__).resolve().parents[1]
     deployments = [
         {
             "name": spec.name,
             "entrypoint": (
-                f"{Path(inspect.getfile(spec.flow.fn)).resolve().relative_to(root).as_posix()}"
+                f"{Path(inspect.getfile(spec.flow.fn)).resolve().relative_to(PROJECT_ROOT).as_posix()}"
                 f":{spec.flow.fn.__name__}"
             ),
             "description": spec.description,

@@ -71,7 +71,6 @@ from littrace.read.choice import (
     printed_support,
     sentence_choice,
     table_contenders,
-    table_units,
 )
 from littrace.read.choice.tally import tally
 from littrace.read.compute import asks_difference, difference
@@ -419,7 +418,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
     computed = difference(data)
     if computed is not None:
         value = Value(computed.text, computed.number, tuple(computed.facts), computed.how)
-    tallied = tally(question, table_units(question, data)) if value is None else None
+    tallied = tally(data) if value is None else None
     if tallied is not None:
         value = Value(str(tallied.count), tallied.count, tuple(tallied.facts), tallied.how)
     on_chart = printed_reading(question, data) if value is None else None

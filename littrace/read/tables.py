@@ -109,10 +109,11 @@ def find_cell(
 ) -> tuple[PaperObject, CellMatch] | None:
     """The table cell the question asks for in one paper (see the module doc)."""
     subject = subject_terms(context)
-    query = set(terms(question_text))
+    words = terms(question_text)
+    query = set(words)
     asking = asking_clause(question_text)
     # In the question's order: row labels are matched with the order of their words.
-    unnamed = " ".join(t for t in dict.fromkeys(terms(question_text)) if t not in subject)
+    unnamed = " ".join(t for t in dict.fromkeys(words) if t not in subject)
     entities = [entity] if entity else [unnamed, question_text]
     for wanted in entities:
         best: tuple[PaperObject, CellMatch] | None = None

@@ -326,6 +326,7 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
         or reference_choice(question, data)
         or reference_number_choice(question, data)
         or list_length_choice(question, data)
+        or tally_choice(data)
     )
     if found is not None:
         return found
@@ -333,8 +334,7 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
     if not tables:
         return None
     return (
-        tally_choice(question, tables)
-        or extreme_choice(question, tables)
+        extreme_choice(question, tables)
         or _extreme_value(question, tables)
         or value_choice(question, tables)
         or described_row_choice(question, tables)

@@ -21,11 +21,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from littrace.littraceqa import Question
 from littrace.numbers import numbers
 from littrace.read.choice.counts import counted_terms
-from littrace.read.choice.units import Choice, TableUnits, winner
-from littrace.read.records import Fact
+from littrace.read.choice.units import Choice, TableUnits, table_units, winner
+from littrace.read.records import Fact, SynthesisInput
 from littrace.read.text import asking_sentence, terms
 from littrace.read.units import (
     TableCell,
@@ -147,31 +146,33 @@ def _tally_table(
     return Tally(len(rows), score * table.weight, how, [table.fact(c) for c in meeting])
 
 
-def tally(question: Question, tables: list[TableUnits]) -> Tally | None:
+def tally(data: SynthesisInput) -> Tally | None:
     """The count of rows of the best-named table column meeting the question's bound, for a
-    count question whose counted noun names a table's rows (see the module doc)."""
-    counted = counted_terms(question.question)
-    asking = asking_sentence(question.question)
+    count question whose counted noun names a table's rows (see the module doc). The
+    selected papers' tables are read only for such a question."""
+    question = data.question.question
+    counted = counted_terms(question)
+    asking = asking_sentence(question)
     bound = bound_of(asking)
     if not counted or bound is None:
         return None
     named = question_terms(bound.bounded) or asked_terms(asking)
     found = [
         result
-        for table in tables
+        for table in table_units(data.question, data)
         if _lists(table, counted[-1]) and (result := _tally_table(table, bound, named, counted[-1]))
     ]
     return max(found, key=lambda result: result.score, default=None)
 
 
-def tally_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
+def tally_choice(data: SynthesisInput) -> Choice | None:
     """The option printing the :func:`tally` count, if one does."""
-    found = tally(question, tables)
+    found = tally(data)
     if found is None:
         return None
     support = {
         o.label: found.score if [n.value for n in numbers(o.text)] == [found.count] else 0.0
-        for o in question.multiple_choice_options or []
+        for o in data.question.multiple_choice_options or []
     }
     label = winner(support)
     return Choice(label, support, found.how, found.facts) if label else None

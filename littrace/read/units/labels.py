@@ -101,10 +101,7 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
         )
         total += len(split) - 1
         for term in split:
-            got = _term_hits(term, wanted, camel, shortened, symbols, initialisms)
-            if not got and term in capitals and _word_and_initials(term, wanted):
-                got = 1.0
-            hits += got
+            hits += _term_hits(term, wanted, camel, shortened, symbols, initialisms, capitals)
     return hits, total
 
 
@@ -162,6 +159,7 @@ def _term_hits(
     shortened: set[str],
     symbols: set[str],
     initialisms: set[str],
+    capitals: set[str],
 ) -> float:
     """How much of one label term ``wanted`` names (see :func:`label_hits`)."""
     parts = camel.get(term) or [p for p in term.replace("/", "-").split("-") if p]
@@ -172,6 +170,7 @@ def _term_hits(
         or (term in shortened and _shortens(term, wanted))
         or (term in symbols and _names_symbol(term, wanted))
         or (term in initialisms and INITIALS_MARK + term in wanted)
+        or (term in capitals and _word_and_initials(term, wanted))
         or (len(parts) > 1 and terms_match(joined, wanted))
         or _runs_together(term, wanted)
     ):
