@@ -347,7 +347,9 @@ def _match_option(question: Question, value: Value | str) -> str | None:
     number = value.number if isinstance(value, Value) else parse_value(value)
     options = question.multiple_choice_options or []
     for option in options:
-        if norm(option.text) == norm(text):
+        # Numbers are compared as numbers below: norm drops a minus sign.
+        both_numbers = number is not None and parse_value(option.text) is not None
+        if not both_numbers and norm(option.text) == norm(text):
             return option.label
     if number is not None:
         for option in options:

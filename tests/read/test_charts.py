@@ -415,8 +415,10 @@ def test_synthesis_takes_the_printed_value_of_the_bar_the_question_names(tmp_pat
 
 @pytest.mark.skipif(not (FIXTURES.parent / "recent").is_dir(), reason="no shared fixture PDFs")
 def test_real_charts_that_print_their_values() -> None:
-    """MultiTurnInstruct's Figure 4 (a histogram of turn counts, values over the bars) and
-    InternVL's Figure 2 (slanted benchmark names, two series told apart by their legend)."""
+    """MultiTurnInstruct's Figure 4 (a histogram of turn counts, values over the bars),
+    InternVL's Figure 2 (slanted benchmark names, two series told apart by their legend) and
+    Eevee's Figure 1 (four panels of stacked bars that cross the axis, negative parts hatched,
+    values printed at whichever end is free)."""
     recent = FIXTURES.parent / "recent"
     histogram = printed_values(str(recent / "multiturn_instruct.pdf"), 4, (73, 453, 297, 544))
     by_turns = {reading.names: reading.text for reading in histogram}
@@ -426,6 +428,13 @@ def test_real_charts_that_print_their_values() -> None:
     assert by_name[("LVLM", "Our Performance")] == "327.6"
     assert by_name[("LVLM", "Pervious SOTA")] == "322.5"
     assert by_name[("MME", "Our Performance")] == "1586.4"
+    panels = printed_values(str(recent / "eevee.pdf"), 1, (71.8, 441.5, 544.3, 591.9))
+    by_bar = {reading.names[0 :: len(reading.names) - 1]: reading.text for reading in panels}
+    assert by_bar[("GEPA", "Three Tasks")] == "-23.2"
+    assert by_bar[("EEVEE", "Three Tasks")] == "8.2"
+    assert by_bar[("ACE", "Three Tasks")] == "-2.0"
+    assert by_bar[("EEVEE", "Four Tasks")] == "41.5"
+    assert len(panels) == 12
 
 
 @pytest.mark.skipif(not (FIXTURES.parent / "recent").is_dir(), reason="no shared fixture PDFs")

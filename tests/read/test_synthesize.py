@@ -94,6 +94,15 @@ def test_a_gain_is_calculated_against_the_strongest_baseline() -> None:
     assert answer["multiple_choice"] == {"gold": "A"}
 
 
+def test_a_computed_value_never_matches_the_option_of_opposite_sign() -> None:
+    q = ask(
+        "By how many points does SparseSieve improve nDCG@10 on SciDocs-S compared with the "
+        "strongest baseline?",
+        ["-2.7", "2.7", "10.0"],
+    )
+    assert run(q, [context()])["multiple_choice"] == {"gold": "B"}
+
+
 def test_a_comparison_reads_each_option_from_its_own_paper() -> None:
     low = context("p1", "SparseSieve")
     high = context("p2", "FlowRelay", cells=(("Method", "SciDocs-S"), ("FlowRelay", "52.0")))

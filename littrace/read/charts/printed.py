@@ -58,13 +58,19 @@ def _has_letter(text: str) -> bool:
 def _shapes(drawings: list[dict[str, Any]], box: BBox) -> list[tuple[Color, BBox]]:
     """Filled rectangles in ``box``, drawn as rectangles or as closed axis-aligned outlines,
     in any colour but white (a light grey bar beside a coloured one is a series), and
-    narrower than a quarter of the box (wider ones are panels and backgrounds)."""
+    narrower than a quarter of the box (wider ones are panels and backgrounds); also the
+    outlines of hatched or hollow bars, which have an edge and no fill, in their edge's
+    colour; not the tiles a hatch pattern is painted with."""
     found: list[tuple[Color, BBox]] = []
     for path in drawings:
         fill = as_color(path.get("fill"))
-        if fill is None or min(fill) >= 0.99:
-            continue
         items = path["items"]
+        if fill is None and len(items) == 1 and items[0][0] == "re":
+            fill = as_color(path.get("color"))
+            if fill is None or items[0][1].height < 1:
+                continue
+        elif fill is None or min(fill) >= 0.99:
+            continue
         boxes = [(i[1].x0, i[1].y0, i[1].x1, i[1].y1) for i in items if i[0] == "re"]
         if not boxes and 3 <= len(items) <= 5 and all(i[0] == "l" for i in items):
             points = [(i[1].x, i[1].y) for i in items] + [(items[-1][2].x, items[-1][2].y)]
@@ -75,7 +81,24 @@ def _shapes(drawings: list[dict[str, Any]], box: BBox) -> list[tuple[Color, BBox
             narrow = r[2] - r[0] <= 0.25 * (box[2] - box[0])
             if narrow and inside(r[0], r[1], box) and inside(r[2], r[3], box):
                 found.append((fill, r))
-    return found
+    return [shape for shape in found if not _tile(shape[1], found)]
+
+
+def _tile(r: BBox, shapes: list[tuple[Color, BBox]]) -> bool:
+    """Whether ``r`` is a square of a hatch pattern: it and two more squares of its size
+    touch or overlap (a pattern paints one tile per colour or per step of its grid)."""
+    size = round(r[2] - r[0], 1)
+    if size != round(r[3] - r[1], 1):
+        return False
+    touching = [
+        o
+        for _, o in shapes
+        if round(o[2] - o[0], 1) == size
+        and round(o[3] - o[1], 1) == size
+        and abs(o[0] - r[0]) <= size + 0.5
+        and abs(o[1] - r[1]) <= size + 0.5
+    ]
+    return len(touching) >= 3
 
 
 def _tick_labels(words: list[Word], bars: Sequence[BBox]) -> set[tuple[int, int, str]]:
@@ -138,24 +161,33 @@ def printed_values(pdf_path: str, page: int, bbox: BBox) -> tuple[PrintedValue, 
         return ()
 
     def shared(y: float) -> int:
-        return sum(1 for top, bottom in spans if abs(top - y) <= 1 or abs(bottom - y) <= 1)
+        return sum(1 for top, bottom in spans if abs(top - y) <= 0.5 or abs(bottom - y) <= 0.5)
 
     height = float(np.median([w.y1 - w.y0 for w in words]))
     claims: list[tuple[float, Word, float, Color, BBox]] = []
     for members in stacks.values():
         top, bottom = min(r[1] for _, r in members), max(r[3] for _, r in members)
-        hangs = shared(top) > shared(bottom)
-        end = max(members, key=lambda m: m[1][3]) if hangs else min(members, key=lambda m: m[1][1])
         column = (min(r[0] for _, r in members), top, max(r[2] for _, r in members), bottom)
         centre = (column[0] + column[2]) / 2
+        # A value sits at a free end: the top of a bar standing on the axis, the bottom of
+        # one hanging from it, either end of one that crosses it (stacked signed parts).
+        ends = [
+            (top, min(members, key=lambda m: m[1][1])[0], False),
+            (bottom, max(members, key=lambda m: m[1][3])[0], True),
+        ]
+        # An end three columns share is the axis (two may share one by chance).
+        free = [end for end in ends if shared(end[0]) < 3] or [
+            min(ends, key=lambda end: shared(end[0]))
+        ]
         for word in words:
             value = parse_value(word.text)
             reach = max(column[2] - column[0], word.x1 - word.x0) / 2 + 1
             if value is None or abs(word.cx - centre) > reach:
                 continue
-            gap = word.y0 - bottom if hangs else top - word.y1
-            if -0.5 * height <= gap <= _PRINTED_GAP * height:
-                claims.append((abs(gap) + abs(word.cx - centre), word, value, end[0], column))
+            for y, color, below in free:
+                gap = word.y0 - y if below else y - word.y1
+                if -0.5 * height <= gap <= _PRINTED_GAP * height:
+                    claims.append((abs(gap) + abs(word.cx - centre), word, value, color, column))
     taken_words: set[tuple[int, int, str]] = set()
     taken_columns: set[BBox] = set()
     found: list[tuple[Word, float, Color, BBox]] = []
