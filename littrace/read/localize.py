@@ -74,6 +74,7 @@ ABSTRACT_WEIGHT = 0.5
 AUTHOR_MARGIN = 0.05  # above the best other citation, for the work named by its authors
 CELL_BONUS = 0.3  # a table cell sits at the row and column the question names
 HEADER_BONUS = 0.3  # a table's headers are what a table question names (two in full: all)
+CAPTION_BONUS = 0.3  # the question describes the object the way its caption's title does
 ANSWER_BONUS = 0.05  # a sentence holds a number or name the question does not
 OBJECT_BONUS = 0.1  # a typed object is a structurally stronger locator than a sentence
 APPENDIX_BONUS = 0.3  # the question places its evidence in the appendix, and here it is
@@ -86,6 +87,10 @@ _MODALITY = {
     "equation": "equation",
     "algorithm": "algorithm",
 }
+# "Table 5." / "Fig. 3:" / "TABLE II" at a caption's start.
+_CAPTION_LABEL = re.compile(r"^\s*[A-Za-z]+\.?\s*[0-9IVXLivxl]+[a-z]?\s*[.:|]?\s*")
+# Title terms a question must use to describe an object by it (one shared word is chance).
+_TITLE_TERMS = 2
 _REFERENCE_QUESTION = re.compile(r"\breference(?:s)?\b|\[\d+\]", re.IGNORECASE)
 # An appendix section's heading: "A.1 Training Data", "F Resource Cost Comparison", "Appendix".
 _APPENDIX_HEADING = re.compile(r"^(?:[Aa]ppendix\b|APPENDIX\b|[A-H](?:\.\d+)*\.?\s+[A-Z])")
@@ -209,6 +214,29 @@ def _citing_span(citation: Citation, score: float, coverage: float) -> EvidenceI
     return EvidenceItem(citation.paper_id, "text_span", locator, score, text=citation.sentence)
 
 
+def caption_title(caption: str) -> str:
+    """A caption's first sentence without its label: what the object is.
+
+    Example:
+        >>> caption_title("Table 5. Semantic segmentation on ADE20K. Results show that ...")
+        'Semantic segmentation on ADE20K.'
+    """
+    return next(iter(sentences(_CAPTION_LABEL.sub("", caption, count=1))), "")
+
+
+def caption_named(caption: str, question: str, identifying: set[str] | frozenset[str]) -> float:
+    """The share of the caption title's terms the question uses, when it uses at least
+    :data:`_TITLE_TERMS` of them and half ("the ADE20K semantic segmentation table" for
+    "Semantic segmentation on ADE20K"); else 0. ``identifying`` terms (the paper's name)
+    tell which paper, not which of its objects, and do not count."""
+    title = set(terms(caption_title(caption))) - identifying
+    if not title:
+        return 0.0
+    used = len(title & set(terms(question)))
+    share = used / len(title)
+    return share if used >= _TITLE_TERMS and share >= 0.5 else 0.0
+
+
 def paper_candidates(
     question: Question,
     plan: Plan,
@@ -228,7 +256,8 @@ def paper_candidates(
     paper's, not entries of this one.
     """
     own = view if view is not None else question.question
-    query = _local_query(question, plan, identifying or set(terms(context.paper.title)))
+    identifying = identifying or set(terms(context.paper.title))
+    query = _local_query(question, plan, identifying)
     described = set(terms(context.paper.abstract))
     in_view = set(terms(own))
     query = Query(
@@ -312,6 +341,10 @@ def paper_candidates(
         if contains_phrase(own, obj.scorer_id):
             item.score += NAMED_OBJECT_BONUS
             item.reasons.append(f"question names {obj.scorer_id}")
+        described_as = caption_named(obj.caption, own, identifying)
+        if described_as > 0:
+            item.score += CAPTION_BONUS * described_as
+            item.reasons.append(f"described as its caption's title ({described_as:.2f})")
         add(item, text, _MODALITY[obj.kind])
 
     for chunk in context.chunks:

@@ -6,7 +6,7 @@ from littrace.config import ReadSettings
 from littrace.evaluate.official import evidence_key
 from littrace.littraceqa import Question
 from littrace.llm.replies import Plan
-from littrace.read.localize import bare_label, localize, paper_candidates
+from littrace.read.localize import bare_label, caption_named, localize, paper_candidates
 from tests.read.helpers import context, with_hopper
 
 PLAN = Plan(named_anchors=["SparseSieve"])
@@ -340,3 +340,42 @@ def test_a_passage_printing_one_claim_of_a_composite_option_holds_that_option() 
     )
     top = paper_candidates(asked, Plan(), paper)[0]
     assert top.locator["page"] == 4 and "holds an option" in top.reasons
+
+
+def test_a_table_the_question_describes_by_its_caption_title_is_the_one_it_means() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.document import PaperObject
+
+    def table(number: str, caption: str, grid: tuple[tuple[str, ...], ...]) -> PaperObject:
+        text = "\n".join("\t".join(row) for row in grid)
+        return PaperObject(
+            "p1", "table", f"Table {number}", number, 4, 4, caption, (0, 0, 1, 1), text, grid
+        )
+
+    # Both tables have a ViT-22B row; only one is what the question calls it.
+    architecture = table(
+        "1",
+        "Table 1. Architecture details of the encoders.",
+        (("name", "width", "depth", "#heads"), ("ViT-22B", "6144", "48", "48")),
+    )
+    segmentation = table(
+        "5",
+        "Table 5. Semantic segmentation on ADE20K. Results show better pixel-level perception.",
+        (("method", "decoder", "mIoU"), ("ViT-22B frozen", "Linear", "34.6")),
+    )
+    paper = replace(context(), objects=(architecture, segmentation))
+    asked = question(
+        "Its ADE20K semantic segmentation table compares the encoder with ViT-22B under "
+        "linear probing and head tuning. Give the mIoU of ViT-22B in each setting."
+    )
+    top = paper_candidates(asked, PLAN, paper)[0]
+    assert top.locator["table_id"] == "Table 5"
+    assert any(reason.startswith("described as its caption's title") for reason in top.reasons)
+    assert caption_named(segmentation.caption, asked.question, set()) == 1.0
+    # One shared word is chance: "the results table" does not describe "Results of ...".
+    assert caption_named("Table 2: Results of the ablation.", "In its results table?", set()) == 0
+    # The paper's own name says which paper, not which of its tables.
+    named = "Table 3: SparseSieve ablations on TREC-X."
+    assert caption_named(named, "The SparseSieve ablations on TREC-X?", {"sparsesieve"}) == 1.0
+    assert caption_named(named, "The SparseSieve paper's TREC-X?", {"sparsesieve"}) == 0
