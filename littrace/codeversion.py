@@ -6,7 +6,7 @@ then old artifacts are served silently. Here each stage names the modules it run
 (:data:`STAGE_ENTRIES`); its code version is the SHA-256 of the source of those modules and
 of every project module they import, found by reading their ``import`` statements (lazy
 imports inside functions included), plus the data files some of them read
-(:data:`DATA_DIRS`: prompts, JSON schemas). A module added later is covered as soon as a
+(:data:`DATA_DIRS`: prompts, JSON schemas, the report's templates). A module added later is covered as soon as a
 stage imports it. Editing a module changes the version of every stage that runs it, and
 through the input hashes the keys of the stages downstream; the other keys stay.
 
@@ -70,6 +70,7 @@ KEY_MACHINERY = frozenset({"littrace.artifacts", "littrace.codeversion", "littra
 DATA_DIRS: Mapping[str, str] = {
     "littrace.llm.prompts": "littrace/prompts",
     "littrace.littraceqa": "littrace/schemas",
+    "littrace.report.html": "littrace/report/templates",
 }
 
 

@@ -175,6 +175,15 @@ def test_a_module_imported_inside_a_function_is_covered(tmp_path: Path) -> None:
     assert source_digest("candidates", first) == source_digest("candidates", second)
 
 
+def test_an_edited_report_template_changes_the_report_version_only(
+    original: Path, edited: Path
+) -> None:
+    edit(edited, "littrace/report/templates/question.html.j2", "{# edited #}\n")
+    assert "littrace/report/templates/question.html.j2" in source_files("report", edited)
+    assert source_digest("report", edited) != source_digest("report", original)
+    assert source_digest("answers", edited) == source_digest("answers", original)
+
+
 def test_sources_are_hashed_not_compiled_builds(original: Path, edited: Path) -> None:
     # A mypyc build beside the sources (or a stale one) changes nothing: only .py is read.
     (edited / "littrace/corpus/layout.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF")

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+from html import unescape
 from pathlib import Path
 
 import pymupdf
@@ -39,7 +40,7 @@ def test_report_has_every_section_and_question_and_opens_offline(
     questions = golds(synthetic_run)
     for gold in questions:
         assert f'<article class="question" id="q-{gold["query_id"]}"' in html
-        assert str(gold["question"]) in html.replace("&#x27;", "'").replace("&quot;", '"')
+        assert str(gold["question"]) in unescape(html)
     assert html.count("<summary>Retrieval trace</summary>") == len(questions)
     # Nothing is fetched: no external scripts, styles, images or fonts.
     assert not re.search(r'(src|href)="(https?:)?//', html)

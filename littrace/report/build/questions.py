@@ -1,20 +1,21 @@
-"""One section per question: its answers, papers and evidence, each evidence item as a
-crop of its PDF page (rendered once per region), and its traces.
+"""What one question's section shows: its answers, papers and evidence, each evidence item
+as a crop of its PDF page (rendered once per region), and its traces (the markup is
+``templates/question.html.j2``).
 """
 
 from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Mapping, Sequence
-from html import escape
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from littrace.artifacts import TRACES_FILE
 from littrace.evaluate.official import evidence_key, id_norm
 from littrace.report.build.summary import fallbacks_of
 from littrace.report.crops import CropUnavailable, EvidenceItem, PageRenderer, Region, RegionFinder
-from littrace.report.html import Html, badge, fmt, table
+from littrace.report.html import Badge, Table, fmt
 from littrace.report.scores import AnswersRun, QuestionScore
 
 # Candidates shown per question besides the selected and the gold ones.
@@ -44,7 +45,8 @@ class Crops:
                 self._uris[region] = problem
         return self._uris[region]
 
-    def figure(self, item: EvidenceItem, verdict: Html) -> Html:
+    def figure(self, item: EvidenceItem, verdict: Badge | None) -> EvidenceView:
+        """The item's crop with ``verdict`` (whether gold has it) and where it is from."""
         region = self.finder.locate(item)
         uri = None if region is None else self._uri(region)
         where = " · ".join(
@@ -58,64 +60,103 @@ class Crops:
             )
             if part
         )
+        image, note = None, "the item names no page or known object"
         if isinstance(uri, str) and region is not None:
-            image = f'<img src="{uri}" alt="{escape(where)}" loading="lazy">'
+            image = uri
             how = f"region from the {region.how}" + (
                 f", page {region.page}" if region.page != item.page else ""
             )
         elif region is not None:
-            image = f'<p class="muted">no page image: {escape(str(uri))}</p>'
+            note = str(uri)
             how = f"region from the {region.how}"
         else:
-            image = '<p class="muted">no page image: the item names no page or known object</p>'
             how = "not located"
-        text = f" — “{escape(item.text)}”" if item.text else ""
         score = f" · score {fmt(item.score)}" if item.score is not None else ""
-        return Html(
-            f'<figure class="evidence">{image}<figcaption>{verdict} {escape(where)}{text}'
-            f' <span class="muted">({escape(how)}{escape(score)})</span></figcaption></figure>'
-        )
+        return EvidenceView(image, note, verdict, where, item.text or "", how, score)
 
 
-def _fallback_list(fallbacks: Sequence[str]) -> str:
-    if not fallbacks:
-        return ""
-    items = "".join(f"<li>{escape(entry)}</li>" for entry in fallbacks)
-    return f"<details><summary>Fallbacks ({len(fallbacks)})</summary><ul>{items}</ul></details>"
+@dataclass(frozen=True)
+class EvidenceView:
+    """An evidence item as shown: its crop (a ``data:`` URI) or why there is none."""
+
+    image: str | None
+    note: str
+    verdict: Badge | None
+    where: str
+    text: str
+    how: str
+    score: str
 
 
-def _answer_html(answer: Any, options: Mapping[str, Any]) -> str:
-    """An answer as a person reads it: the letter and its option, the text, the table."""
+@dataclass(frozen=True)
+class GoldItemView:
+    """A gold evidence item: found (its crop is with the prediction) or its own crop."""
+
+    found: Badge
+    where: str
+    crop: EvidenceView | None
+
+
+@dataclass(frozen=True)
+class AnswerView:
+    """An answer as a person reads it: the letter and its option, the text, the table, or
+    the raw record when it has none of them."""
+
+    title: str
+    empty: bool = False
+    choice: tuple[str, str] | None = None
+    freeform: str | None = None
+    table: Table | None = None
+    raw: str | None = None
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    """One question's section (``templates/question.html.j2``)."""
+
+    qid: str
+    lost: str
+    badges: list[Badge]
+    question: str
+    cost_line: str
+    fallbacks: list[str]
+    answers: list[AnswerView]
+    papers: Table
+    predicted: list[EvidenceView]
+    has_gold: bool
+    gold: list[GoldItemView]
+    retrieval_trace: str
+    rest_trace: str
+
+
+def _answer_view(answer: Any, title: str, options: Mapping[str, Any]) -> AnswerView:
     if not isinstance(answer, dict) or not answer:
-        return '<p class="muted">no answer</p>'
-    parts = []
+        return AnswerView(title, empty=True)
     choice = answer.get("multiple_choice")
+    chosen = None
     if isinstance(choice, dict):
         letter = str(choice.get("gold") or "")
-        text = options.get(letter.strip().upper(), "")
-        parts.append(f"<p><b>choice</b> {escape(letter)} {escape(str(text))}</p>")
+        chosen = (letter, str(options.get(letter.strip().upper(), "")))
     freeform = answer.get("freeform")
-    if isinstance(freeform, dict):
-        parts.append(f"<p><b>freeform</b> {escape(str(freeform.get('text', '')))}</p>")
+    text = str(freeform.get("text", "")) if isinstance(freeform, dict) else None
     grid = answer.get("table")
+    rows_table = None
     if isinstance(grid, dict) and isinstance(grid.get("rows"), list):
         rows = [r for r in grid["rows"] if isinstance(r, dict)]
         columns = list(dict.fromkeys(name for row in rows for name in row))
-        parts.append(table(columns, [[_fmt_cell(row.get(c)) for c in columns] for row in rows]))
-    return "".join(parts) or f"<pre>{escape(_pretty(answer))}</pre>"
+        rows_table = Table(columns, [[_fmt_cell(row.get(c)) for c in columns] for row in rows])
+    if chosen is None and text is None and rows_table is None:
+        return AnswerView(title, raw=_pretty(answer))
+    return AnswerView(title, choice=chosen, freeform=text, table=rows_table)
 
 
 def _fmt_cell(value: Any) -> str:
     return "null" if value is None else str(value)
 
 
-def _answer_block(answer: Any, title: str, options: Mapping[str, Any]) -> str:
-    return f"<div><h4>{escape(title)}</h4>{_answer_html(answer, options)}</div>"
-
-
 def _papers_table(
     qid: str, run: AnswersRun, gold_papers: set[str], titles: Mapping[str, str]
-) -> Html:
+) -> Table:
     candidates = run.candidates.get(qid, [])
     submitted = {
         id_norm(p.get("paper_id") if isinstance(p, dict) else p)
@@ -136,7 +177,7 @@ def _papers_table(
                 c["rank"],
                 fmt(c.get("rank_a")),
                 fmt(c.get("rank_b")),
-                badge("selected", "good") if c.get("selected") else "",
+                Badge("selected", "good") if c.get("selected") else "",
                 _gold_badge(c["paper_id"], gold_papers),
             ]
         )
@@ -148,20 +189,22 @@ def _papers_table(
                 "—",
                 "—",
                 "—",
-                badge("submitted", "good") if paper in submitted else "",
+                Badge("submitted", "good") if paper in submitted else "",
                 _gold_badge(paper, gold_papers, missing=True),
             ]
         )
-    return table(["paper", "title", "final rank", "rank A", "rank B", "selected", "gold"], rows)
+    return Table(["paper", "title", "final rank", "rank A", "rank B", "selected", "gold"], rows)
 
 
-def _gold_badge(paper: str, gold: set[str], missing: bool = False) -> Html | str:
+def _gold_badge(paper: str, gold: set[str], missing: bool = False) -> Badge | str:
     if paper not in gold:
         return ""
-    return badge("gold, not a candidate" if missing else "gold", "warn" if missing else "good")
+    return Badge("gold, not a candidate" if missing else "gold", "warn" if missing else "good")
 
 
-def _evidence_html(qid: str, gold: Mapping[str, Any] | None, run: AnswersRun, crops: Crops) -> Html:
+def _evidence_views(
+    qid: str, gold: Mapping[str, Any] | None, run: AnswersRun, crops: Crops
+) -> tuple[list[EvidenceView], list[GoldItemView]]:
     """The predicted evidence, each with its crop and whether gold has it, then the gold
     evidence: a crop of each item the prediction missed."""
     submission = run.submission.get(qid, {})
@@ -181,24 +224,19 @@ def _evidence_html(qid: str, gold: Mapping[str, Any] | None, run: AnswersRun, cr
             {"paper_id": item.paper_id, "source_type": item.source_type, "locator": item.locator()}
         )
         predicted_keys.add(key)
-        verdict = badge("matches gold", "good") if key in gold_keys else badge("not in gold", "bad")
-        figures.append(crops.figure(item, verdict if gold is not None else Html("")))
-    parts = [f"<h4>Predicted evidence ({len(predicted)})</h4>", *figures]
-    if not figures:
-        parts.append('<p class="muted">none</p>')
-    if gold is not None:
-        parts.append(f"<h4>Gold evidence ({len(gold_items)})</h4>")
+        verdict = Badge("matches gold", "good") if key in gold_keys else Badge("not in gold", "bad")
+        figures.append(crops.figure(item, verdict if gold is not None else None))
+    golds = []
     for raw in gold_items:
         item = EvidenceItem.from_locator(raw)
-        if evidence_key(raw) in predicted_keys:
-            # A found item's crop is already above, with the prediction.
-            where = " · ".join(
-                str(p) for p in (item.paper_id, item.source_type, item.page, item.object_id) if p
-            )
-            parts.append(f"<p>{badge('found', 'good')} {escape(where)}</p>")
-        else:
-            parts.append(crops.figure(item, badge("missed", "bad")))
-    return Html("".join(parts))
+        # A found item's crop is already there, with the prediction.
+        found = evidence_key(raw) in predicted_keys
+        where = " · ".join(
+            str(p) for p in (item.paper_id, item.source_type, item.page, item.object_id) if p
+        )
+        crop = None if found else crops.figure(item, Badge("missed", "bad"))
+        golds.append(GoldItemView(Badge("found", "good"), where, crop))
+    return figures, golds
 
 
 def question(
@@ -208,7 +246,7 @@ def question(
     run: AnswersRun,
     crops: Crops,
     titles: Mapping[str, str],
-) -> Html:
+) -> QuestionView:
     trace = run.traces.get(qid, {})
     submission = run.submission.get(qid, {})
     # The answers stage's trace keeps the whole input record under "question".
@@ -217,24 +255,24 @@ def question(
         "question", ""
     )
     gold_papers = {id_norm(p.get("paper_id")) for p in (gold or {}).get("gold_papers") or []}
-    evidence = _evidence_html(qid, gold, run, crops)
-    badges = [badge(qid)]
+    predicted, gold_evidence = _evidence_views(qid, gold, run, crops)
+    badges = [Badge(qid)]
     if gold is not None:
         badges += [
-            badge(str(gold.get("task_family") or "?")),
-            badge(str(gold.get("primary_evidence_type") or "?")),
+            Badge(str(gold.get("task_family") or "?")),
+            Badge(str(gold.get("primary_evidence_type") or "?")),
         ]
     if score is not None:
-        badges.append(badge(f"composite {fmt(score.composite_score, 2)}"))
+        badges.append(Badge(f"composite {fmt(score.composite_score, 2)}"))
         badges.append(
-            badge(f"lost at {score.lost_at}", "bad")
+            Badge(f"lost at {score.lost_at}", "bad")
             if score.lost_at
-            else badge("nothing lost", "good")
+            else Badge("nothing lost", "good")
         )
     prediction = run.predictions.get(qid, {})
     fallbacks = fallbacks_of(trace)
     if fallbacks:
-        badges.append(badge(f"fallbacks: {len(fallbacks)}", "warn"))
+        badges.append(Badge(f"fallbacks: {len(fallbacks)}", "warn"))
     timings = trace.get("timings") or {}
     llm = trace.get("llm") or {}
     cost_line = (
@@ -251,18 +289,21 @@ def question(
     rest = {k: v for k, v in trace.items() if k not in ("retrieval", "question", "query_id")}
     gold_answer = (gold or {}).get("answer") or {}
     options = (gold_answer.get("multiple_choice") or {}).get("options") or {}
-    answers = _answer_block(submission.get("answer", {}), "Predicted answer", options)
+    answers = [_answer_view(submission.get("answer", {}), "Predicted answer", options)]
     if gold is not None:
-        answers += _answer_block(gold_answer, "Gold answer", options)
-    lost = score.lost_at if score is not None and score.lost_at else ""
-    return Html(
-        f'<article class="question" id="q-{escape(qid)}" data-lost="{escape(lost)}">'
-        f'<h3>{"".join(badges)}</h3><p class="q-text">{escape(str(question))}</p>'
-        f'<p class="muted">{escape(cost_line)}</p>{_fallback_list(fallbacks)}'
-        f'<div class="answers">{answers}</div>'
-        f"<h4>Papers</h4>{_papers_table(qid, run, gold_papers, titles)}{evidence}"
-        f"<details><summary>Retrieval trace</summary><pre>{escape(trace_text)}</pre></details>"
-        f"<details><summary>Reading, selection and synthesis trace</summary>"
-        f"<pre>{escape(_pretty(rest)[:_MAX_TRACE_CHARS])}</pre></details>"
-        "</article>"
+        answers.append(_answer_view(gold_answer, "Gold answer", options))
+    return QuestionView(
+        qid=qid,
+        lost=score.lost_at if score is not None and score.lost_at else "",
+        badges=badges,
+        question=str(question),
+        cost_line=cost_line,
+        fallbacks=fallbacks,
+        answers=answers,
+        papers=_papers_table(qid, run, gold_papers, titles),
+        predicted=predicted,
+        has_gold=gold is not None,
+        gold=gold_evidence,
+        retrieval_trace=trace_text,
+        rest_trace=_pretty(rest)[:_MAX_TRACE_CHARS],
     )

@@ -1,17 +1,18 @@
-"""The report's header notes and run-wide sections: official metrics, candidate recall,
-scores by group, where gold was lost, and timings, LLM cost and fallbacks.
+"""What the report's header notes and run-wide sections show: official metrics, candidate
+recall, scores by group, where gold was lost, and timings, LLM cost and fallbacks (the
+markup is ``templates/report.html.j2``).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Mapping
-from html import escape
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from littrace.artifacts import Artifact
-from littrace.report.html import Html, fmt, recall_chart, table
+from littrace.report.html import RecallChart, Table, fmt, recall_chart
 from littrace.report.scores import AnswersRun, RunScores
 
 _METRIC_LABELS = {
@@ -24,74 +25,81 @@ _METRIC_LABELS = {
 }
 
 
-def unusable_note(unusable: Mapping[str, str]) -> str:
-    """The header's list of papers whose crops were skipped, and why."""
-    if not unusable:
-        return ""
-    items = "".join(
-        f"<li>{escape(paper)}: {escape(why)}</li>" for paper, why in sorted(unusable.items())
-    )
-    return (
-        f'<details id="skipped-crops"><summary>papers without crops: {len(unusable)} '
-        f"(PDF unknown, gone or changed)</summary><ul>{items}</ul></details>"
-    )
+@dataclass(frozen=True)
+class FailureNote:
+    """One corpus failure record as the header lists it."""
+
+    paper: str
+    error_type: str
+    fatal: bool
+    message: str
+
+    @property
+    def kept(self) -> str:
+        return "metadata only" if self.fatal else "non-fatal: readable pages kept"
 
 
-def failures_note(corpus: Artifact) -> str:
-    """The header's list of the corpus's failure records: papers kept as metadata only
-    (fatal) and papers kept with only the pages that could be read (non-fatal)."""
-    rows = corpus.table("failures").to_pylist()
-    if not rows:
-        return ""
-    kept = sum(1 for row in rows if row.get("fatal") is False)
-    items = "".join(
-        f"<li>{escape(row['paper_id'] or '(pool)')} · {escape(row['error_type'])} "
-        f"({'non-fatal: readable pages kept' if row.get('fatal') is False else 'metadata only'})"
-        f": {escape(row['message'])}</li>"
-        for row in rows
-    )
-    return (
-        f'<details id="corpus-failures"><summary>corpus failures: {len(rows)} '
-        f"({kept} non-fatal)</summary><ul>{items}</ul></details>"
-    )
-
-
-def metrics_section(scores: RunScores, gold: Path | None) -> Html:
-    if scores.official is None:
-        return Html(
-            '<section id="metrics"><h2>Official metrics</h2>'
-            '<p class="muted">No gold file was given: nothing to score.</p></section>'
+def failure_notes(corpus: Artifact) -> list[FailureNote]:
+    """The corpus's failure records: papers kept as metadata only (fatal) and papers kept
+    with only the pages that could be read (non-fatal)."""
+    return [
+        FailureNote(
+            row["paper_id"] or "(pool)",
+            row["error_type"],
+            row.get("fatal") is not False,
+            row["message"],
         )
+        for row in corpus.table("failures").to_pylist()
+    ]
+
+
+@dataclass(frozen=True)
+class MetricsView:
+    """The official metrics card: the composite score and the table of metrics."""
+
+    composite: str
+    total: int
+    missing: int
+    extra: int
+    gold: str
+    table: Table
+
+
+def metrics_view(scores: RunScores, gold: Path | None) -> MetricsView | None:
+    """The official metrics, or None without gold (nothing was scored)."""
+    if scores.official is None:
+        return None
     official = scores.official
-    rows = [[name, fmt(value, 4)] for name, value in official["metrics"].items()]
     details = official["details"]
-    return Html(
-        '<section id="metrics"><h2>Official metrics</h2><div class="cards">'
-        f'<div><div class="muted">composite score</div><div class="score" id="composite">'
-        f"{fmt(official['composite_score'], 4)}</div>"
-        f'<p class="muted">{details["total"]} gold questions, '
-        f"{details['missing_prediction_count']} missing and "
-        f"{details['extra_prediction_count']} extra predictions<br>gold: {escape(str(gold))}</p></div>"
-        f"{table(['metric', 'value'], rows)}</div></section>"
+    return MetricsView(
+        fmt(official["composite_score"], 4),
+        details["total"],
+        details["missing_prediction_count"],
+        details["extra_prediction_count"],
+        str(gold),
+        Table(["metric", "value"], [[n, fmt(v, 4)] for n, v in official["metrics"].items()]),
     )
 
 
-def recall_section(scores: RunScores) -> Html:
+@dataclass(frozen=True)
+class RecallView:
+    """Recall@k as a chart and a table; no chart when recall is unknown."""
+
+    chart: RecallChart | None
+    table: Table
+
+
+def recall_view(scores: RunScores) -> RecallView:
     rows = [[f"recall@{k}", fmt(v)] for k, v in scores.recall_at_k.items()]
-    if all(v is None for v in scores.recall_at_k.values()):
-        body = '<p class="muted">No gold papers or no candidates table: recall is unknown.</p>'
-    else:
-        body = f'<div class="cards">{recall_chart(scores.recall_at_k)}{table(["cut-off", "recall"], rows)}</div>'
-    return Html(
-        '<section id="recall"><h2>Candidate recall@k</h2>'
-        '<p class="muted">Share of each question\'s gold papers among the first k of the '
-        "final candidate ranking, averaged over questions.</p>"
-        f"{body}</section>"
+    known = not all(v is None for v in scores.recall_at_k.values())
+    return RecallView(
+        recall_chart(scores.recall_at_k) if known else None, Table(["cut-off", "recall"], rows)
     )
 
 
-def groups_section(scores: RunScores) -> Html:
-    parts = ['<section id="groups"><h2>Scores by task family and evidence type</h2>']
+def group_tables(scores: RunScores) -> list[Table]:
+    """Scores by task family, then by primary evidence type (a table without rows: no gold)."""
+    tables = []
     for scope, title in (
         ("task_family", "Task family"),
         ("primary_evidence_type", "Primary evidence type"),
@@ -102,27 +110,30 @@ def groups_section(scores: RunScores) -> Html:
             for g in scores.groups
             if g.scope == scope
         ]
-        header = [title, "questions", "composite", *_METRIC_LABELS.values()]
-        parts.append(table(header, rows) if rows else '<p class="muted">No gold.</p>')
-    parts.append("</section>")
-    return Html("".join(parts))
+        tables.append(Table([title, "questions", "composite", *_METRIC_LABELS.values()], rows))
+    return tables
 
 
-def stages_section(scores: RunScores) -> Html:
+def stages_table(scores: RunScores) -> Table:
+    """How many questions first lost gold at each stage (no rows without gold)."""
     lost = Counter(q.lost_at or "nothing lost" for q in scores.questions)
     order = ("retrieval", "selection", "evidence", "locator", "nothing lost")
-    rows = [[stage, lost.get(stage, 0)] for stage in order]
-    return Html(
-        '<section id="stages"><h2>Where gold was lost</h2>'
-        '<p class="muted">The first stage at which a question lost a gold paper (retrieval: '
-        "not among the candidates; selection: a candidate not selected; evidence: a selected "
-        "paper without evidence) or, with all papers kept, a gold evidence locator.</p>"
-        f"{table(['stage', 'questions'], rows) if scores.questions else '<p class=muted>No gold.</p>'}"
-        "</section>"
-    )
+    rows = [[stage, lost.get(stage, 0)] for stage in order] if scores.questions else []
+    return Table(["stage", "questions"], rows)
 
 
-def costs_section(scores: RunScores, run: AnswersRun) -> Html:
+@dataclass(frozen=True)
+class CostsView:
+    """Timings, LLM cost and the fallbacks by kind."""
+
+    timings: Table
+    costs: Table
+    fallbacks: Table
+    fallbacks_total: int
+    fallback_questions: int
+
+
+def costs_view(scores: RunScores, run: AnswersRun) -> CostsView:
     timings: dict[str, list[float]] = defaultdict(list)
     tokens = 0
     # By kind (the step, ``deadline``, or the writer's ``repaired``/``fallback``): entries
@@ -143,15 +154,15 @@ def costs_section(scores: RunScores, run: AnswersRun) -> Html:
     ]
     cost_rows = [[name, fmt(value, 4)] for name, value in scores.costs.items()]
     cost_rows.append(["llm_tokens_total", str(tokens)])
-    fallback_rows = [[name, count, questions[name]] for name, count in fallbacks.most_common()]
-    return Html(
-        '<section id="costs"><h2>Timings, LLM cost and fallbacks</h2><div class="cards">'
-        f"{table(['timing (s)', 'mean', 'max', 'total'], timing_rows)}"
-        f"{table(['cost', 'value'], cost_rows)}"
-        f'<div id="fallbacks"><p>fallbacks: {fallbacks.total()} in '
-        f"{sum(1 for t in run.traces.values() if fallbacks_of(t))} questions</p>"
-        f"{table(['fallback', 'times', 'questions'], fallback_rows) if fallback_rows else ''}"
-        "</div></div></section>"
+    return CostsView(
+        Table(["timing (s)", "mean", "max", "total"], timing_rows),
+        Table(["cost", "value"], cost_rows),
+        Table(
+            ["fallback", "times", "questions"],
+            [[name, count, questions[name]] for name, count in fallbacks.most_common()],
+        ),
+        fallbacks.total(),
+        sum(1 for t in run.traces.values() if fallbacks_of(t)),
     )
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from html import escape
 from pathlib import Path
 from typing import Final
 
@@ -19,22 +18,21 @@ from littrace.evaluate.official import id_norm, read_records
 from littrace.files import atomic_write
 from littrace.report.build.questions import Crops, question
 from littrace.report.build.summary import (
-    costs_section,
-    failures_note,
-    groups_section,
-    metrics_section,
-    recall_section,
-    stages_section,
-    unusable_note,
+    costs_view,
+    failure_notes,
+    group_tables,
+    metrics_view,
+    recall_view,
+    stages_table,
 )
 from littrace.report.crops import PageRenderer, RegionFinder, recorded_pdfs
-from littrace.report.html import Html, page
+from littrace.report.html import render_page
 from littrace.report.scores import AnswersRun, run_metrics_artifact, run_metrics_key, score_run
 
 DEFAULT_RECALL_K = (1, 5, 10, 20, 50, 100)
 REPORTS_DIR = "reports"
 REPORT_STAGE: Final = "report"
-# Where page() puts the inputs hash: in the first bytes of the file.
+# Where report.html.j2 puts the inputs hash: in the first bytes of the file.
 _INPUTS_META = re.compile(rb'<meta name="littrace-report-inputs" content="([0-9a-f]{64})">')
 _HEAD_BYTES = 1024
 # The ids of the report's top-level sections, in order (the browser test looks for them).
@@ -104,33 +102,30 @@ def build_report(
             question(qid, gold_by_id.get(qid), by_id.get(qid), run, crops, titles) for qid in order
         ]
         unusable = renderer.unusable
-    question_section = Html(
-        '<section id="questions"><h2>Questions</h2>'
-        '<div id="filters"><input type="search" id="filter" placeholder="filter by any text">'
-        ' <label><input type="checkbox" id="only-lost"> only questions that lost gold</label>'
-        f' <span class="muted"><span id="shown">{len(questions)}</span> of {len(questions)} shown'
-        "</span></div>" + "".join(questions) + "</section>"
+    header = {
+        "answers": answers.hash[:16],
+        "created": answers.manifest.created,
+        "corpus": corpus.hash[:16],
+        "questions": len(order),
+        "written": datetime.now(UTC).isoformat(timespec="seconds"),
+        "run_id": run_id,
+        "failures": (failures := failure_notes(corpus)),
+        "failures_kept": sum(1 for f in failures if not f.fatal),
+        "unusable": sorted(unusable.items()),
+    }
+    html = render_page(
+        title=f"littrace report {answers.hash[:12]}",
+        inputs=key.hash,
+        header=header,
+        metrics=metrics_view(scores, gold),
+        recall=recall_view(scores),
+        groups=group_tables(scores),
+        stages=stages_table(scores),
+        costs=costs_view(scores, run),
+        questions=questions,
     )
-    created = answers.manifest.created
-    header = Html(
-        f"<h1>littrace run report</h1><p>answers artifact <code>{escape(answers.hash[:16])}</code>"
-        f" (created {escape(created)}), corpus <code>{escape(corpus.hash[:16])}</code>, "
-        f"{len(order)} questions</p><p>report written {escape(datetime.now(UTC).isoformat(timespec='seconds'))}"
-        f"{' · run ' + escape(run_id) if run_id else ''}</p>{failures_note(corpus)}"
-        f"{unusable_note(unusable)}"
-    )
-    sections = [
-        metrics_section(scores, gold),
-        recall_section(scores),
-        groups_section(scores),
-        stages_section(scores),
-        costs_section(scores, run),
-        question_section,
-    ]
     with atomic_write(out) as handle:
-        handle.write(
-            page(f"littrace report {answers.hash[:12]}", header, sections, inputs=key.hash)
-        )
+        handle.write(html)
     return out
 
 
