@@ -36,7 +36,7 @@ from prefect.artifacts import create_table_artifact
 from flows.common import publish, run_id_for, run_settings, task_runner
 from flows.evaluate import evaluate_flow, run_folder
 from flows.index import build_all_indexes
-from littrace.answer import fallback_counts, read_questions
+from littrace.answer import AnswerRecord, fallback_counts, read_questions
 from littrace.artifacts import SUBMISSION_FILE, Artifact, load_artifact
 from littrace.config import Settings, SplitsSettings
 from littrace.evaluate.validate import validate_submission
@@ -121,7 +121,7 @@ def _indexes(settings: Settings, corpus: str, run_id: str) -> IndexArtifacts:
 
 def answer_all(
     questions: list[Question], keys: AnswerKeys, settings: Settings
-) -> tuple[list[dict[str, Any]], dict[str, str]]:
+) -> tuple[list[AnswerRecord], dict[str, str]]:
     """Answer every question on the task runner: the records in question order, and per
     question ``answered`` or ``cached`` (finished in an earlier, interrupted run).
 
@@ -135,7 +135,9 @@ def answer_all(
             answer,
             {"question": questions, "keys": unmapped(keys), "settings": unmapped(settings)},
         )
-        records, statuses, failed = [], {}, []
+        records: list[AnswerRecord] = []
+        statuses: dict[str, str] = {}
+        failed: list[str] = []
         for question, future in zip(questions, futures, strict=True):
             future.wait()
             state = future.state
@@ -195,7 +197,7 @@ def answer_flow(
     corpus_hash = _corpus(settings, corpus)
     keys = answer_keys(questions_path, corpus_hash, _indexes(settings, corpus_hash, run), settings)
 
-    records: list[dict[str, Any]] = []
+    records: list[AnswerRecord] = []
     statuses: dict[str, str] = {}
     if load_artifact(root, keys.answers) is None:
         records, statuses = answer_all(asked, keys, settings)

@@ -36,6 +36,7 @@ from prefect import Task, task
 from prefect.context import TaskRunContext
 
 from littrace.answer import (
+    AnswerRecord,
     AnswerResources,
     answer_question,
     answers_key,
@@ -118,14 +119,12 @@ def question_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> s
     cache_key_fn=question_cache_key,
     **RETRY_OPTIONS,
 )
-def answer_question_task(
-    question: Question, keys: AnswerKeys, settings: Settings
-) -> dict[str, Any]:
-    """Answer one question: ``{"query_id", "submission", "trace"}``."""
+def answer_question_task(question: Question, keys: AnswerKeys, settings: Settings) -> AnswerRecord:
+    """Answer one question: its submission line and trace."""
     return answer_question(question, open_resources(keys, settings), settings)
 
 
-def answer_task_for(settings: Settings) -> Task[..., dict[str, Any]]:
+def answer_task_for(settings: Settings) -> Task[..., AnswerRecord]:
     """:func:`answer_question_task` as ``settings`` run it: tagged ``llm`` when an LLM backend
     is configured, so the tag's concurrency limit bounds the questions calling it at once."""
     tags = {LLM_TAG} if settings.llm.backend != "none" else set()
@@ -135,7 +134,7 @@ def answer_task_for(settings: Settings) -> Task[..., dict[str, Any]]:
 @task(name="commit-answers", cache_key_fn=artifact_cache_key, **RETRY_OPTIONS)
 def commit_answers_task(
     questions: list[Question],
-    records: list[dict[str, Any]],
+    records: list[AnswerRecord],
     settings: Settings,
     run_id: str,
     key: ArtifactKey,

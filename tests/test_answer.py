@@ -23,7 +23,9 @@ import littrace.answer.journal as journal_module
 from littrace.answer import (
     SUBMISSION_FILE,
     TRACES_FILE,
+    AnswerRecord,
     AnswerResources,
+    Trace,
     answer_question,
     answer_questions,
     answer_retrieved,
@@ -166,6 +168,21 @@ def test_the_artifact_holds_the_submission_traces_and_catalog_tables(bench: Benc
     assert len(evidence) == sum(len(r["gold_papers"]) for r in submission)
 
 
+def test_a_written_trace_is_a_typed_record_again_and_a_stray_key_is_refused(
+    bench: Bench,
+) -> None:
+    written = lines(bench.answers.path / TRACES_FILE)[0]
+    trace = Trace.model_validate(written)
+    assert trace.model_dump(mode="json") == written
+    assert list(written) == list(Trace.model_fields)  # the file keeps the model's order
+    assert trace.timings.total_s >= trace.timings.retrieve_s >= 0
+    submission = lines(bench.answers.path / SUBMISSION_FILE)[0]
+    record = AnswerRecord(query_id=trace.query_id, submission=submission, trace=trace)
+    assert AnswerRecord.model_validate(json.loads(json.dumps(record.dump()))) == record
+    with pytest.raises(ValueError, match="timing"):
+        Trace.model_validate(written | {"timing": {}})
+
+
 def test_a_rerun_finds_the_artifact_and_an_interrupted_run_resumes(
     bench: Bench, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -236,9 +253,10 @@ def test_dask_worker_processes_answer_as_one_process_and_resume_an_interrupted_r
     journal = root / "answers" / ".partial" / key.hash / "records.jsonl"
     journaled = lines(journal)
     assert len(journaled) == 2
-    # Marked, to tell the resumed run's reused records from answered ones.
+    # Marked (a time no run measures), to tell the resumed run's reused records from
+    # answered ones.
     for record in journaled:
-        record["trace"]["marked"] = True
+        record["trace"]["timings"]["retrieve_s"] = -1.0
     journal.write_text("".join(json.dumps(record) + "\n" for record in journaled))
 
     from typer.testing import CliRunner
@@ -254,7 +272,7 @@ def test_dask_worker_processes_answer_as_one_process_and_resume_an_interrupted_r
     assert submission == "".join(one_process[query_id] for query_id in asked)
     traces = lines(Path(printed["artifact"]) / TRACES_FILE)
     assert [trace["query_id"] for trace in traces] == asked
-    marked = {trace["query_id"] for trace in traces if trace.get("marked")}
+    marked = {trace["query_id"] for trace in traces if trace["timings"]["retrieve_s"] == -1.0}
     assert marked == {record["query_id"] for record in journaled}
     assert not journal.parent.exists()
 
@@ -420,7 +438,7 @@ def test_a_deadline_passing_while_reading_skips_the_unread_papers(
     elapsed = time.perf_counter() - started
 
     assert elapsed < DEADLINE_S + SLACK_S
-    trace = answered["trace"]
+    trace = answered.trace.model_dump()
     deadline = trace["deadline"]
     assert deadline["expired"] and deadline["stage"] == "read"
     candidates = min(len(retrieval.candidates), settings.read.local.max_candidates)
@@ -434,7 +452,7 @@ def test_a_deadline_passing_while_reading_skips_the_unread_papers(
         f"deadline: 1 s passed in read: {deadline['skipped_papers']} of {candidates} papers "
         "not read"
     )
-    assert record_errors(answered["submission"], question) == []
+    assert record_errors(answered.submission, question) == []
 
 
 def test_a_deadline_passing_before_reading_gives_the_conservative_record(
@@ -452,12 +470,12 @@ def test_a_deadline_passing_before_reading_gives_the_conservative_record(
     elapsed = time.perf_counter() - started
 
     assert elapsed < DEADLINE_S + SLACK_S
-    trace = answered["trace"]
+    trace = answered.trace.model_dump()
     assert trace["deadline"]["expired"] and trace["deadline"]["stage"] == "retrieve"
     assert trace["readings"] == [] and trace["synthesis"]["backend"] == "deadline"
     assert trace["deadline"]["skipped_papers"] > 0
-    assert answered["submission"] == fallback_record(question)
-    assert record_errors(answered["submission"], question) == []
+    assert answered.submission == fallback_record(question)
+    assert record_errors(answered.submission, question) == []
     # The deadline's entry, then the one step it cut: the planner's call.
     assert trace["fallbacks"][0] == "deadline: 1 s passed in retrieve: conservative record"
     (planner,) = trace["fallbacks"][1:]

@@ -41,6 +41,7 @@ from littrace.answer.artifact import (
 )
 from littrace.answer.journal import answer_questions
 from littrace.answer.pipeline import answer_question, answer_retrieved
+from littrace.answer.records import AnswerRecord, Trace
 from littrace.answer.resources import AnswerResources, process_resources
 from littrace.artifacts import SUBMISSION_FILE, TRACES_FILE
 
@@ -49,7 +50,9 @@ __all__ = [
     "PREDICTIONS_SCHEMA",
     "SUBMISSION_FILE",
     "TRACES_FILE",
+    "AnswerRecord",
     "AnswerResources",
+    "Trace",
     "answer_question",
     "answer_questions",
     "answer_retrieved",

@@ -9,6 +9,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from littrace.answer.records import AnswerRecord
 from littrace.artifacts import (
     SUBMISSION_FILE,
     TRACES_FILE,
@@ -89,45 +90,44 @@ def answers_key(
     )
 
 
-def write_answers(
-    directory: Path, records: list[dict[str, Any]], questions: list[Question]
-) -> None:
+def write_answers(directory: Path, records: list[AnswerRecord], questions: list[Question]) -> None:
     submissions = []
     for record, question in zip(records, questions, strict=True):
-        submission, fallback = checked_record(record["submission"], question)
+        submission, fallback = checked_record(record.submission, question)
         if fallback:
-            record["trace"]["fallbacks"].append(fallback)
+            record.trace.fallbacks.append(fallback)
         assert not record_errors(submission, question)
         submissions.append(submission)
     write_submission(directory / SUBMISSION_FILE, submissions)
-    write_submission(directory / TRACES_FILE, (record["trace"] for record in records))
+    write_submission(
+        directory / TRACES_FILE, (record.trace.model_dump(mode="json") for record in records)
+    )
 
 
-def write_tables(writer: ArtifactWriter, records: list[dict[str, Any]]) -> None:
+def write_tables(writer: ArtifactWriter, records: list[AnswerRecord]) -> None:
     candidates: list[dict[str, Any]] = []
     evidence: list[dict[str, Any]] = []
     predictions: list[dict[str, Any]] = []
     for record in records:
-        trace, submission = record["trace"], record["submission"]
-        query_id = record["query_id"]
+        trace, submission = record.trace, record.submission
         emitted = {paper["paper_id"] for paper in submission["gold_papers"]}
-        candidates.extend(candidate_rows(query_id, trace["retrieval"], emitted))
+        candidates.extend(candidate_rows(record.query_id, trace.retrieval, emitted))
         evidence.extend(
             {name: row[name] for name in EVIDENCE_SCHEMA.names}
-            for row in trace["evidence"]
+            for row in trace.evidence
             if row["paper_id"] in emitted
         )
         predictions.append(
             {
-                "query_id": query_id,
-                "answer_types": trace["question"]["answer_types"],
+                "query_id": record.query_id,
+                "answer_types": trace.question["answer_types"],
                 "answer_json": json.dumps(submission["answer"], ensure_ascii=False, sort_keys=True),
                 "papers": [paper["paper_id"] for paper in submission["gold_papers"]],
-                "fallback": "; ".join(trace["fallbacks"]) or None,
-                "latency_s": trace["timings"]["total_s"],
-                "llm_calls": trace["llm"]["calls"],
-                "llm_cost": trace["llm"]["cost"],
-                "llm_fallbacks": trace["llm"]["fallbacks"],
+                "fallback": "; ".join(trace.fallbacks) or None,
+                "latency_s": trace.timings.total_s,
+                "llm_calls": trace.llm.calls,
+                "llm_cost": trace.llm.cost,
+                "llm_fallbacks": trace.llm.fallbacks,
             }
         )
     writer.write_table("candidates", candidates, CANDIDATES_SCHEMA)
@@ -146,7 +146,7 @@ def fallback_counts(answers: Artifact) -> dict[str, int]:
 
 
 def commit_answers(
-    key: ArtifactKey, questions: list[Question], records: list[dict[str, Any]], settings: Settings
+    key: ArtifactKey, questions: list[Question], records: list[AnswerRecord], settings: Settings
 ) -> Artifact:
     """The answers artifact ``key`` (see :func:`answers_key`), written from ``records`` (one
     :func:`answer_question` record per question, in question order) unless it exists already.

@@ -17,9 +17,10 @@ from littrace.answer.artifact import (
     write_tables,
 )
 from littrace.answer.pipeline import answer_question
+from littrace.answer.records import AnswerRecord
 from littrace.answer.resources import process_resources
 from littrace.artifacts import Artifact, ArtifactStore
-from littrace.checkpoint import QuestionJournal, Record
+from littrace.checkpoint import QuestionJournal
 from littrace.cluster import dask_client
 from littrace.config import Settings
 from littrace.index.stage import IndexArtifacts, build_indexes, latest_artifact
@@ -56,7 +57,12 @@ def answer_questions(
             progress(query_id, done, len(questions))
 
     with _answerer(questions, corpus, indexes, settings) as answer:
-        records = journal.run_pending([q.query_id for q in questions], answer, on_done=advance)
+        journaled = journal.run_pending(
+            [q.query_id for q in questions],
+            lambda pending: (record.dump() for record in answer(pending)),
+            on_done=advance,
+        )
+    records = [AnswerRecord.model_validate(record) for record in journaled]
     with store.writer(key) as writer:
         write_answers(writer.path, records, questions)
         write_tables(writer, records)
@@ -66,7 +72,7 @@ def answer_questions(
 
 def answer_on_worker(
     question: Question, corpus: Artifact, indexes: IndexArtifacts, settings: Settings
-) -> Record:
+) -> AnswerRecord:
     """:func:`answer_question` with the resources of the process it runs in (a worker's)."""
     return answer_question(question, process_resources(settings, corpus, indexes), settings)
 
@@ -74,7 +80,7 @@ def answer_on_worker(
 @contextmanager
 def _answerer(
     questions: list[Question], corpus: Artifact, indexes: IndexArtifacts, settings: Settings
-) -> Iterator[Callable[[list[str]], Iterable[Record]]]:
+) -> Iterator[Callable[[list[str]], Iterable[AnswerRecord]]]:
     """What answers the pending questions (by query id), yielding records as they finish:
     this process, one question at a time, or with ``runtime.task_runner: dask`` the Dask
     cluster's workers (:func:`littrace.cluster.dask_client`), each opening the resources once;
@@ -89,7 +95,7 @@ def _answerer(
 
     with dask_client(settings.runtime) as client:
 
-        def on_cluster(pending: list[str]) -> Iterator[Record]:
+        def on_cluster(pending: list[str]) -> Iterator[AnswerRecord]:
             futures = [
                 client.submit(
                     answer_on_worker, by_id[query_id], corpus, indexes, settings, pure=False
@@ -97,7 +103,7 @@ def _answerer(
                 for query_id in pending
             ]
             for future in as_completed(futures):  # type: ignore[no-untyped-call]
-                record: Record = future.result()
+                record: AnswerRecord = future.result()
                 yield record
 
         yield on_cluster

@@ -7,6 +7,15 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from littrace.answer.records import (
+    AnswerRecord,
+    DeadlineState,
+    LlmUsage,
+    SelectionTrace,
+    SynthesisTrace,
+    Timings,
+    Trace,
+)
 from littrace.answer.resources import AnswerResources
 from littrace.answer.trace import llm_usage, step_fallbacks
 from littrace.config import Settings
@@ -27,8 +36,8 @@ from littrace.retrieve.retriever import RetrievalResult, retrieve
 
 def answer_question(
     question: Question, resources: AnswerResources, settings: Settings
-) -> dict[str, Any]:
-    """Answer one question: ``{"query_id", "submission", "trace"}`` (plain JSON), within
+) -> AnswerRecord:
+    """Answer one question: its submission line and trace (:class:`AnswerRecord`), within
     ``runtime.record_timeout_s`` from the start of retrieval (see :func:`answer_retrieved`)."""
     started = time.perf_counter()
     deadline = Deadline(settings.runtime.record_timeout_s)
@@ -45,7 +54,7 @@ def answer_retrieved(
     settings: Settings,
     retrieve_s: float = 0.0,
     deadline: Deadline | None = None,
-) -> dict[str, Any]:
+) -> AnswerRecord:
     """The reading half of :func:`answer_question`, on a finished retrieval (``retrieve_s``
     seconds long): read, select, localize, synthesize, check.
 
@@ -53,7 +62,7 @@ def answer_retrieved(
     bounds every LLM call (:mod:`littrace.deadline`) and is checked after each stage: passed
     before reading, the record is the writer's conservative fallback; passed while reading,
     the papers not yet read are skipped and the question goes on with the readings it has.
-    ``trace["deadline"]`` says whether it passed and in which stage; ``trace["fallbacks"]``
+    ``trace.deadline`` says whether it passed and in which stage; ``trace.fallbacks``
     names it when it changed the answer, then the writer's repair of the record if any, then
     every step that fell back (:func:`step_fallbacks`).
     """
@@ -80,49 +89,50 @@ def answer_retrieved(
     submission, fallback = checked_record(record, question)
     finished = time.perf_counter()
     skipped = len(contexts) - len(stages.readings)
-    trace: dict[str, Any] = {
-        "query_id": question.query_id,
-        "question": question.model_dump(mode="json", exclude_none=True),
-        "retrieval": result.trace,
-        "readings": [asdict(reading) for reading in stages.readings],
-        "selection": {
-            "papers": stages.selection.papers,
-            "reasons": stages.selection.reasons,
-            "emitted": stages.papers,
-        },
-        "evidence": [
+    trace = Trace(
+        query_id=question.query_id,
+        question=question.model_dump(mode="json", exclude_none=True),
+        retrieval=result.trace,
+        readings=[asdict(reading) for reading in stages.readings],
+        selection=SelectionTrace(
+            papers=stages.selection.papers,
+            reasons=stages.selection.reasons,
+            emitted=stages.papers,
+        ),
+        evidence=[
             item.row(question.query_id) | {"reasons": item.reasons} for item in stages.evidence
         ],
-        "localizer": stages.localizer_steps,
-        "synthesis": {
-            "answer": synthesis.answer,
-            "papers": synthesis.papers,
-            "chunk_ids": synthesis.chunk_ids,
-            "facts": [asdict(fact) for fact in synthesis.facts],
-            "backend": synthesis.backend,
-            "steps": synthesis.steps,
-        },
-        "timings": {
-            "retrieve_s": round(retrieve_s, 4),
-            "read_s": round(finished - retrieved, 4),
-            "total_s": round(retrieve_s + finished - retrieved, 4),
-        },
-        "deadline": {
-            "seconds": deadline.seconds,
-            "expired": deadline.stage is not None,
-            "stage": deadline.stage,
-            "skipped_papers": skipped,
-            "llm_calls_cut": deadline.llm_calls_cut,
-        },
-        "fallbacks": [
+        localizer=stages.localizer_steps,
+        synthesis=SynthesisTrace(
+            answer=synthesis.answer,
+            papers=synthesis.papers,
+            chunk_ids=synthesis.chunk_ids,
+            facts=[asdict(fact) for fact in synthesis.facts],
+            backend=synthesis.backend,
+            steps=synthesis.steps,
+        ),
+        timings=Timings(
+            retrieve_s=round(retrieve_s, 4),
+            read_s=round(finished - retrieved, 4),
+            total_s=round(retrieve_s + finished - retrieved, 4),
+        ),
+        deadline=DeadlineState(
+            seconds=deadline.seconds,
+            expired=deadline.stage is not None,
+            stage=deadline.stage,
+            skipped_papers=skipped,
+            llm_calls_cut=deadline.llm_calls_cut,
+        ),
+        fallbacks=[
             reason
             for reason in (_deadline_fallback(deadline, skipped, len(contexts)), fallback)
             if reason
         ],
-    }
-    trace["fallbacks"] += step_fallbacks(trace)
-    trace["llm"] = llm_usage(trace)
-    return {"query_id": question.query_id, "submission": submission, "trace": trace}
+    )
+    dumped = trace.model_dump(mode="json")
+    trace.fallbacks += step_fallbacks(dumped)
+    trace.llm = LlmUsage(**llm_usage(dumped))
+    return AnswerRecord(query_id=question.query_id, submission=submission, trace=trace)
 
 
 @dataclass

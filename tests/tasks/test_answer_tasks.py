@@ -12,7 +12,7 @@ import pytest
 from prefect.logging import disable_run_logger
 
 import littrace.answer.resources as resources_module
-from littrace.answer import AnswerResources, read_questions
+from littrace.answer import AnswerRecord, AnswerResources, read_questions
 from littrace.artifacts import SUBMISSION_FILE, Catalog, load_artifact
 from littrace.config import Settings, load_settings
 from littrace.corpus.ingest import ingest
@@ -86,7 +86,7 @@ def test_question_cache_keys_name_one_question_of_one_answers_artifact(built: Bu
 
 @dataclass(frozen=True)
 class Answered:
-    records: list[dict[str, Any]]
+    records: list[AnswerRecord]
     opened: list[tuple[Settings, str]]  # each AnswerResources.open: settings, corpus hash
 
 
@@ -125,8 +125,8 @@ def test_questions_share_the_resources_their_process_opened(
     built: Built, answered: Answered
 ) -> None:
     questions = read_questions(built.questions)
-    assert [record["query_id"] for record in answered.records] == [q.query_id for q in questions]
-    assert all(set(record) == {"query_id", "submission", "trace"} for record in answered.records)
+    assert [record.query_id for record in answered.records] == [q.query_id for q in questions]
+    assert all(isinstance(record, AnswerRecord) for record in answered.records)
     (first, _), (second, _) = answered.opened  # once for both questions, once for `other`
     assert first == built.settings and second.read.select.max_papers == 2
     assert {corpus for _, corpus in answered.opened} == {built.keys.corpus}
@@ -157,7 +157,7 @@ def test_commit_writes_the_artifact_its_key_names_and_records_lineage(
     assert artifact is not None
     submission = artifact.path / SUBMISSION_FILE
     lines = [json.loads(line) for line in submission.read_text().splitlines()]
-    assert lines == [record["submission"] for record in records]
+    assert lines == [record.submission for record in records]
     assert validate_submission(built.questions, submission).ok
     runs = Catalog(built.root).query(
         "SELECT run_id FROM lineage WHERE artifact_hash = $1 ORDER BY run_id",
