@@ -74,7 +74,7 @@ ABSTRACT_WEIGHT = 0.5
 AUTHOR_MARGIN = 0.05  # above the best other citation, for the work named by its authors
 CELL_BONUS = 0.3  # a table cell sits at the row and column the question names
 HEADER_BONUS = 0.3  # a table's headers are what a table question names (two in full: all)
-CAPTION_BONUS = 0.3  # the question describes the object the way its caption's title does
+CAPTION_BONUS = 0.3  # the question describes the table the way its caption's title does
 ANSWER_BONUS = 0.05  # a sentence holds a number or name the question does not
 OBJECT_BONUS = 0.1  # a typed object is a structurally stronger locator than a sentence
 APPENDIX_BONUS = 0.3  # the question places its evidence in the appendix, and here it is
@@ -89,6 +89,7 @@ _MODALITY = {
 }
 # "Table 5." / "Fig. 3:" / "TABLE II" at a caption's start.
 _CAPTION_LABEL = re.compile(r"^\s*[A-Za-z]+\.?\s*[0-9IVXLivxl]+[a-z]?\s*[.:|]?\s*")
+_REMARK = re.compile(r"\s*\([^()]*\)")
 # Title terms a question must use to describe an object by it (one shared word is chance).
 _TITLE_TERMS = 2
 _REFERENCE_QUESTION = re.compile(r"\breference(?:s)?\b|\[\d+\]", re.IGNORECASE)
@@ -215,13 +216,17 @@ def _citing_span(citation: Citation, score: float, coverage: float) -> EvidenceI
 
 
 def caption_title(caption: str) -> str:
-    """A caption's first sentence without its label: what the object is.
+    """A caption's first sentence without its label and its remarks in parentheses (units,
+    "lower is better", "(win rate)"): what the object is.
 
     Example:
         >>> caption_title("Table 5. Semantic segmentation on ADE20K. Results show that ...")
         'Semantic segmentation on ADE20K.'
+        >>> caption_title("Table 2: Ablation of X on A and B (word error rate).")
+        'Ablation of X on A and B.'
     """
-    return next(iter(sentences(_CAPTION_LABEL.sub("", caption, count=1))), "")
+    first = next(iter(sentences(_CAPTION_LABEL.sub("", caption, count=1))), "")
+    return _REMARK.sub("", first)
 
 
 def caption_named(caption: str, question: str, identifying: set[str] | frozenset[str]) -> float:
@@ -341,7 +346,9 @@ def paper_candidates(
         if contains_phrase(own, obj.scorer_id):
             item.score += NAMED_OBJECT_BONUS
             item.reasons.append(f"question names {obj.scorer_id}")
-        described_as = caption_named(obj.caption, own, identifying)
+        # A table's caption says what it holds; a figure's often only what it shows it as
+        # ("Overview of ...", "Performance of ..."), words questions use for other things.
+        described_as = caption_named(obj.caption, own, identifying) if obj.kind == "table" else 0
         if described_as > 0:
             item.score += CAPTION_BONUS * described_as
             item.reasons.append(f"described as its caption's title ({described_as:.2f})")
