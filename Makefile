@@ -36,8 +36,10 @@ typecheck: $(STAMP)
 # LITTRACE_EXPECT_NATIVE: tests/test_native.py fails, not skips, if the build is not in use.
 # TEST_WORKERS: pytest-xdist processes (one per core of the 2-core CI machine).
 TEST_WORKERS ?= 2
+# One torch/OpenMP thread per worker: by default each worker starts a thread per core, and
+# two workers on two cores oversubscribe them (the suite took 7.5 min instead of 5.6).
 pytest: $(STAMP) $(NATIVE) browser
-	LITTRACE_EXPECT_NATIVE=1 $(BIN)/pytest -n $(TEST_WORKERS)
+	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 LITTRACE_EXPECT_NATIVE=1 $(BIN)/pytest -n $(TEST_WORKERS)
 
 # Debian's chromium, for the report's headless-browser test (tests/report/test_browser.py).
 browser:
