@@ -6,8 +6,8 @@ then old artifacts are served silently. Here each stage names the modules it run
 (:data:`STAGE_ENTRIES`); its code version is the SHA-256 of the source of those modules and
 of every project module they import, found by reading their ``import`` statements (lazy
 imports inside functions included), plus the data files some of them read
-(:data:`DATA_DIRS`: prompts, JSON schemas, the report's templates). A module added later is covered as soon as a
-stage imports it. Editing a module changes the version of every stage that runs it, and
+(:data:`DATA_DIRS`: prompts, JSON schemas, the report's templates). A module added later is
+covered as soon as a stage imports it. Editing a module changes the version of every stage that runs it, and
 through the input hashes the keys of the stages downstream; the other keys stay.
 
 The ``.py`` sources are hashed, never compiled builds (:mod:`littrace.native` uses a build

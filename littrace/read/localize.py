@@ -229,15 +229,17 @@ def caption_title(caption: str) -> str:
     return _REMARK.sub("", first)
 
 
-def caption_named(caption: str, question: str, identifying: set[str] | frozenset[str]) -> float:
-    """The share of the caption title's terms the question uses, when it uses at least
-    :data:`_TITLE_TERMS` of them and half ("the ADE20K semantic segmentation table" for
-    "Semantic segmentation on ADE20K"); else 0. ``identifying`` terms (the paper's name)
-    tell which paper, not which of its objects, and do not count."""
+def caption_named(
+    caption: str, asked: set[str] | frozenset[str], identifying: set[str] | frozenset[str]
+) -> float:
+    """The share of the caption title's terms among the question's terms ``asked``, when it
+    uses at least :data:`_TITLE_TERMS` of them and half ("the ADE20K semantic segmentation
+    table" for "Semantic segmentation on ADE20K"); else 0. ``identifying`` terms (the
+    paper's name) tell which paper, not which of its objects, and do not count."""
     title = set(terms(caption_title(caption))) - identifying
     if not title:
         return 0.0
-    used = len(title & set(terms(question)))
+    used = len(title & asked)
     share = used / len(title)
     return share if used >= _TITLE_TERMS and share >= 0.5 else 0.0
 
@@ -348,7 +350,9 @@ def paper_candidates(
             item.reasons.append(f"question names {obj.scorer_id}")
         # A table's caption says what it holds; a figure's often only what it shows it as
         # ("Overview of ...", "Performance of ..."), words questions use for other things.
-        described_as = caption_named(obj.caption, own, identifying) if obj.kind == "table" else 0
+        described_as = (
+            caption_named(obj.caption, in_view, identifying) if obj.kind == "table" else 0
+        )
         if described_as > 0:
             item.score += CAPTION_BONUS * described_as
             item.reasons.append(f"described as its caption's title ({described_as:.2f})")

@@ -7,6 +7,7 @@ from littrace.evaluate.official import evidence_key
 from littrace.littraceqa import Question
 from littrace.llm.replies import Plan
 from littrace.read.localize import bare_label, caption_named, localize, paper_candidates
+from littrace.read.text import terms
 from tests.read.helpers import context, with_hopper
 
 PLAN = Plan(named_anchors=["SparseSieve"])
@@ -372,10 +373,12 @@ def test_a_table_the_question_describes_by_its_caption_title_is_the_one_it_means
     top = paper_candidates(asked, PLAN, paper)[0]
     assert top.locator["table_id"] == "Table 5"
     assert any(reason.startswith("described as its caption's title") for reason in top.reasons)
-    assert caption_named(segmentation.caption, asked.question, set()) == 1.0
+    assert caption_named(segmentation.caption, set(terms(asked.question)), set()) == 1.0
     # One shared word is chance: "the results table" does not describe "Results of ...".
-    assert caption_named("Table 2: Results of the ablation.", "In its results table?", set()) == 0
+    results = set(terms("In its results table?"))
+    assert caption_named("Table 2: Results of the ablation.", results, set()) == 0
     # The paper's own name says which paper, not which of its tables.
     named = "Table 3: SparseSieve ablations on TREC-X."
-    assert caption_named(named, "The SparseSieve ablations on TREC-X?", {"sparsesieve"}) == 1.0
-    assert caption_named(named, "The SparseSieve paper's TREC-X?", {"sparsesieve"}) == 0
+    ablations = set(terms("The SparseSieve ablations on TREC-X?"))
+    assert caption_named(named, ablations, {"sparsesieve"}) == 1.0
+    assert caption_named(named, set(terms("The SparseSieve paper's TREC-X?")), {"sparsesieve"}) == 0
