@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from littrace.config import ReadSettings
+from littrace.corpus.document import PaperObject
 from littrace.evaluate.official import evidence_key
 from littrace.littraceqa import Question
 from littrace.llm.replies import Plan
@@ -11,6 +12,16 @@ from littrace.read.text import terms
 from tests.read.helpers import context, with_hopper
 
 PLAN = Plan(named_anchors=["SparseSieve"])
+
+
+def grid_table(
+    number: str, caption: str, grid: tuple[tuple[str, ...], ...], page: int = 4
+) -> PaperObject:
+    """Table ``number`` of paper p1 on ``page``, its cells ``grid``."""
+    text = "\n".join("\t".join(row) for row in grid)
+    return PaperObject(
+        "p1", "table", f"Table {number}", number, page, page, caption, (0, 0, 1, 1), text, grid
+    )
 
 
 def question(text: str) -> Question:
@@ -148,14 +159,10 @@ def test_the_work_a_question_names_by_its_authors_is_the_citation_it_means() -> 
 def test_among_tables_printing_the_options_the_one_whose_headers_the_question_names() -> None:
     from dataclasses import replace
 
-    from littrace.corpus.document import PaperObject
     from littrace.littraceqa import MultipleChoiceOption
 
     def table(number: str, caption: str, grid: tuple[tuple[str, ...], ...]) -> PaperObject:
-        text = "\n".join("\t".join(row) for row in grid)
-        return PaperObject(
-            "p1", "table", f"Table {number}", number, 8, 8, caption, (0, 0, 1, 1), text, grid
-        )
+        return grid_table(number, caption, grid, page=8)
 
     # Both print every option (language codes); the results table's caption says more of
     # the question's words, but the statistics table's headers are what it asks about.
@@ -346,13 +353,7 @@ def test_a_passage_printing_one_claim_of_a_composite_option_holds_that_option() 
 def test_a_table_the_question_describes_by_its_caption_title_is_the_one_it_means() -> None:
     from dataclasses import replace
 
-    from littrace.corpus.document import PaperObject
-
-    def table(number: str, caption: str, grid: tuple[tuple[str, ...], ...]) -> PaperObject:
-        text = "\n".join("\t".join(row) for row in grid)
-        return PaperObject(
-            "p1", "table", f"Table {number}", number, 4, 4, caption, (0, 0, 1, 1), text, grid
-        )
+    table = grid_table
 
     # Both tables have a ViT-22B row; only one is what the question calls it.
     architecture = table(
