@@ -315,9 +315,14 @@ def test_a_group_label_wrapped_or_centred_in_its_block_labels_all_its_rows() -> 
 
 def test_a_word_a_header_prints_shortened_is_the_word() -> None:
     wanted = asked_terms("Which language has the longest average document length?")
-    # "Avg." is "average" shortened; "Avg" without its full stop says nothing, nor "Max".
+    # "Avg." is "average" shortened; "Len" without its full stop says nothing, nor "Max".
     assert label_share("Avg. Length of Docs", wanted) > label_share("Max Length", wanted)
-    assert label_share("Avg.", wanted) == 1.0 and label_share("Avg", wanted) == 0.0
+    assert label_share("Avg.", wanted) == 1.0 and label_share("Len", wanted) == 0.0
+    # "AVG" beside "SD" in a usage table is the header vocabulary's "average", as "Acc" is
+    # "accuracy"; a header word it is not ("REL") stays unnamed.
+    visits = asked_terms("how many times on average did a participant open a paper card")
+    assert label_share("AVG", visits) == 1.0 and label_share("SD", visits) == 0.0
+    assert label_share("REL", asked_terms("in its results table")) == 0.0
     assert label_share("Max.", asked_terms("the average length")) == 0.0
 
 
@@ -740,6 +745,9 @@ def test_a_language_code_is_named_by_its_language() -> None:
     assert label_share("ko", wanted) == 0.0
     # A code is a language only as a column's whole, lower-case label.
     assert label_share("ID", question_terms("the Indonesian split")) == 0.0
+    # An option printing the code ("ru") names the row printing it.
+    assert label_share("ru", question_terms("ru")) == 1.0
+    assert label_share("ru", question_terms("fr")) == 0.0
 
 
 def test_a_compound_named_in_parts_apart_counts_less_than_named_together() -> None:

@@ -64,8 +64,12 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
     # A question pointing at the paper's own method names the row the paper marks as its own.
     if QUOTED_MARK + norm(label) in wanted or (OWN_TERM in wanted and marks_own(label)):
         return 1, 1
-    # A language printed by its ISO 639-1 code, as multilingual results print them ("ja").
-    label = LANGUAGES.get(label.strip(), label)
+    # A language printed by its ISO 639-1 code, as multilingual results print them ("ja"),
+    # is named by its name or by the code itself (options that print codes).
+    code = label.strip()
+    if code in LANGUAGES and code in wanted:
+        return 1, 1
+    label = LANGUAGES.get(code, label)
     own = {SYNONYMS.get(t, t) for t in terms(CITATION.sub("", label))}
     if not own:
         return 0, 0

@@ -16,6 +16,7 @@ SYNONYMS = {
     "p": "precision",
     "r": "recall",
     "acc": "accuracy",
+    "avg": "average",
 }
 # Languages by the ISO 639-1 codes multilingual results print as column labels ("ar | bn |
 # en | ..."); only a label that is the lower-case code alone is read as its language.
