@@ -8,7 +8,8 @@ latest ingest run; indexes of it that are missing are built first, with the inde
 Questions are answered on the configured task runner, one mapped task each, and only when the
 answers artifact is not built yet: a rerun with nothing changed maps no question and commits
 from cache, and a rerun after an interruption answers only the questions that had not
-finished. The submission is checked with the official validator (``littrace validate``)
+finished (each finished record is journaled beside the artifact store, as ``littrace
+answer`` journals them; the per-question tasks keep no Prefect cache of their own). The submission is checked with the official validator (``littrace validate``)
 before it is written, atomically, to the run folder and to the stable
 ``<artifact_root>/submissions/<split>.jsonl``. With gold, the evaluate flow scores it.
 
@@ -27,16 +28,24 @@ import re
 import shutil
 import statistics
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from prefect import Task, flow, get_run_logger, unmapped
 from prefect.artifacts import create_table_artifact
+from prefect.futures import as_completed
 
 from flows.common import publish, run_id_for, run_settings, task_runner
 from flows.evaluate import evaluate_flow, run_folder
 from flows.index import build_all_indexes
-from littrace.answer import AnswerRecord, fallback_counts, read_questions
+from littrace.answer import (
+    AnswerRecord,
+    answer_journaled,
+    fallback_counts,
+    journal_folder,
+    read_questions,
+)
 from littrace.artifacts import SUBMISSION_FILE, Artifact, load_artifact
 from littrace.config import Settings, SplitsSettings
 from littrace.evaluate.validate import validate_submission
@@ -45,7 +54,7 @@ from littrace.index.stage import IndexArtifacts, MissingCorpusError, latest_arti
 from littrace.littraceqa import Question
 from littrace.runtime import project_home
 from tasks.answer import AnswerKeys, answer_keys, answer_task_for, commit_answers_task
-from tasks.common import for_run, run_stage, was_cached
+from tasks.common import run_stage, was_cached
 from tasks.index import index_keys
 
 __all__ = [
@@ -123,33 +132,48 @@ def answer_all(
     questions: list[Question], keys: AnswerKeys, settings: Settings
 ) -> tuple[list[AnswerRecord], dict[str, str]]:
     """Answer every question on the task runner: the records in question order, and per
-    question ``answered`` or ``cached`` (finished in an earlier, interrupted run).
+    question ``answered`` or ``cached`` (journaled by an earlier, interrupted run).
 
-    Raises if any question failed after its retries: no artifact is built from a partial set,
-    and a rerun answers only the questions that failed.
+    Each record is journaled as it comes back (:func:`littrace.answer.answer_journaled`, the
+    journal ``littrace answer`` resumes from too), so a rerun answers only the questions
+    that had not finished. Raises if any question failed after its retries: no artifact is
+    built from a partial set.
     """
     # Typed loosely: the runners' signatures also admit async tasks.
-    answer: Task[..., Any] = for_run(answer_task_for(settings), settings)
-    with task_runner(settings) as runner:
-        futures = runner.map(
-            answer,
-            {"question": questions, "keys": unmapped(keys), "settings": unmapped(settings)},
-        )
-        records: list[AnswerRecord] = []
-        statuses: dict[str, str] = {}
-        failed: list[str] = []
-        for question, future in zip(questions, futures, strict=True):
-            future.wait()
-            state = future.state
-            if not state.is_completed():
-                failed.append(f"{question.query_id} ({state.name}: {state.message})")
-                continue
-            records.append(future.result())
-            statuses[question.query_id] = "cached" if was_cached(state) else "answered"
-    if failed:
-        shown = "; ".join(failed[:5]) + (f"; and {len(failed) - 5} more" if len(failed) > 5 else "")
-        raise RuntimeError(f"answer: {len(failed)} of {len(questions)} questions failed: {shown}")
-    return records, statuses
+    answer: Task[..., Any] = answer_task_for(settings)
+    statuses: dict[str, str] = {}
+    failed: list[str] = []
+
+    def on_runner(pending: list[Question]) -> Iterator[AnswerRecord]:
+        if not pending:
+            return
+        with task_runner(settings) as runner:
+            futures = runner.map(
+                answer,
+                {"question": pending, "keys": unmapped(keys), "settings": unmapped(settings)},
+            )
+            asked = {future.task_run_id: q for future, q in zip(futures, pending, strict=True)}
+            for future in as_completed(list(futures)):
+                future.wait()  # done, but its final state is only read on waiting
+                state = future.state
+                if not state.is_completed():
+                    query_id = asked[future.task_run_id].query_id
+                    failed.append(f"{query_id} ({state.name}: {state.message})")
+                    continue
+                yield future.result()
+        if failed:
+            shown = "; ".join(sorted(failed)[:5])
+            more = f"; and {len(failed) - 5} more" if len(failed) > 5 else ""
+            raise RuntimeError(
+                f"answer: {len(failed)} of {len(questions)} questions failed: {shown}{more}"
+            )
+
+    def note(query_id: str, reused: bool) -> None:
+        statuses[query_id] = "cached" if reused else "answered"
+
+    root = Path(settings.runtime.artifact_root)
+    folder = journal_folder(root, keys.answers.hash)
+    return answer_journaled(folder, questions, on_runner, on_done=note), statuses
 
 
 def _question_rows(artifact: Artifact, statuses: dict[str, str]) -> list[dict[str, Any]]:
@@ -267,7 +291,7 @@ def answer_flow(
             f"- run `{run}`, questions `{questions_path}`, corpus `{corpus_hash}`",
             f"- answers artifact `{keys.answers.hash}` ({status})",
             f"- {len(rows)} questions: {counts['answered']} answered now, "
-            f"{counts['cached']} from the task cache, {counts['reused']} reused with the "
+            f"{counts['cached']} from the resume journal, {counts['reused']} reused with the "
             f"artifact; {fallbacks['questions_with_fallback']} with a fallback, "
             f"{fallbacks['llm_fallbacks']} LLM steps fell back; median latency {latency:.2f} s",
             f"- submission `{submission}` (valid: {check.ok})",

@@ -6,9 +6,9 @@ knows it, and whether it is built already, before any question is answered:
 
 * :func:`answer_question_task` answers one question (mapped, so a Dask cluster spreads the
   questions over its workers). Each process opens the indexes, encoder and corpus tables once
-  (:func:`open_resources`) and reuses them for every question it gets. Its cache key is the
-  answers artifact's hash plus the question, so an interrupted run resumes: questions that
-  finished are answered from Prefect's cache.
+  (:func:`open_resources`) and reuses them for every question it gets. It keeps no Prefect
+  cache: the flow journals each record as it comes back, and an interrupted run resumes
+  from that journal (:func:`littrace.answer.answer_journaled`).
 * :func:`commit_answers_task` writes the answers artifact from the records; its cache key is
   the artifact's hash, so a rerun with nothing changed completes from cache without mapping a
   single question.
@@ -26,14 +26,13 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from prefect import Task, task
-from prefect.context import TaskRunContext
+from prefect.cache_policies import NO_CACHE
 
 from littrace.answer import (
     AnswerRecord,
@@ -63,7 +62,6 @@ __all__ = [
     "answer_task_for",
     "commit_answers_task",
     "open_resources",
-    "question_cache_key",
 ]
 
 
@@ -104,19 +102,13 @@ def open_resources(keys: AnswerKeys, settings: Settings) -> AnswerResources:
     return process_resources(settings, _load(root, "corpus", keys.corpus), IndexArtifacts(indexes))
 
 
-def question_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
-    """``answers-<hash>-<digest of the query id>``: one record per question of one artifact."""
-    keys: AnswerKeys = parameters["keys"]
-    question: Question = parameters["question"]
-    # Hashed: a query id is free text, and the key names a file in the result storage.
-    query = hashlib.sha256(question.query_id.encode("utf-8")).hexdigest()[:16]
-    return f"{keys.answers.stage}-{keys.answers.hash}-{query}"
-
-
 @task(
     name="answer-question",
     task_run_name="answer-{question.query_id}",
-    cache_key_fn=question_cache_key,
+    # The flow journals each record as it comes back (littrace.answer.answer_journaled):
+    # that journal, not a Prefect cache, is what an interrupted run resumes from.
+    cache_policy=NO_CACHE,
+    persist_result=False,
     **RETRY_OPTIONS,
 )
 def answer_question_task(question: Question, keys: AnswerKeys, settings: Settings) -> AnswerRecord:

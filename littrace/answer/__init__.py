@@ -11,7 +11,8 @@ no LLM call starts, unread papers are skipped, and the trace says in which stage
 A question file (:func:`answer_questions`) becomes an ``answers`` artifact: ``submission.jsonl``
 (one line per input question, in input order), ``traces.jsonl`` and the ``candidates``,
 ``evidence`` and ``predictions`` tables for the catalog. Finished questions are journaled in a
-partial directory keyed like the artifact, so an interrupted run resumes where it stopped.
+partial directory keyed like the artifact (:func:`answer_journaled`, which the answer flow
+uses too), so an interrupted run resumes where it stopped.
 With ``runtime.task_runner: dask`` the questions are answered on a Dask cluster
 (:mod:`littrace.cluster`: ``runtime.workers`` local worker processes, or the scheduler at
 ``runtime.dask_address``), each worker opening the indexes once; the records come back to this
@@ -34,12 +35,14 @@ from __future__ import annotations
 from littrace.answer.artifact import (
     EVIDENCE_SCHEMA,
     PREDICTIONS_SCHEMA,
+    RECORDS_FILE,
     answers_key,
     commit_answers,
     fallback_counts,
+    journal_folder,
     read_questions,
 )
-from littrace.answer.journal import answer_questions
+from littrace.answer.journal import answer_journaled, answer_questions
 from littrace.answer.pipeline import answer_question, answer_retrieved
 from littrace.answer.records import AnswerRecord, Trace
 from littrace.answer.resources import AnswerResources, process_resources
@@ -48,17 +51,20 @@ from littrace.artifacts import SUBMISSION_FILE, TRACES_FILE
 __all__ = [
     "EVIDENCE_SCHEMA",
     "PREDICTIONS_SCHEMA",
+    "RECORDS_FILE",
     "SUBMISSION_FILE",
     "TRACES_FILE",
     "AnswerRecord",
     "AnswerResources",
     "Trace",
+    "answer_journaled",
     "answer_question",
     "answer_questions",
     "answer_retrieved",
     "answers_key",
     "commit_answers",
     "fallback_counts",
+    "journal_folder",
     "process_resources",
     "read_questions",
 ]

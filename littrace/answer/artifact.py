@@ -4,6 +4,7 @@ questions' records."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,9 @@ from littrace.read.writer import checked_record, record_errors, write_submission
 from littrace.retrieve.run import CANDIDATES_SCHEMA, candidate_rows
 
 STAGE = "answers"
-PARTIAL_DIR = ".partial"
+PARTIAL_DIR = ".partial"  # a dot name: ArtifactStore.artifacts() skips it
+# The resume journal of an answers artifact not committed yet (see journal_folder).
+RECORDS_FILE = "records.jsonl"
 # The settings an answer depends on. The deadline is among them: a raised one must answer
 # again the questions the old one cut.
 KEY_SETTINGS = ("retrieve", "relate", "read", "llm", "runtime.record_timeout_s")
@@ -145,13 +148,24 @@ def fallback_counts(answers: Artifact) -> dict[str, int]:
     }
 
 
+def journal_folder(root: Path, answers: str) -> Path:
+    """Where the finished questions of the answers artifact ``answers`` (its hash) are
+    journaled until it is committed: one resume journal for ``littrace answer`` and the
+    answer flow alike.
+
+    Example:
+        >>> journal_folder(Path("artifacts"), "3f2a").as_posix()
+        'artifacts/answers/.partial/3f2a'
+    """
+    return Path(root) / STAGE / PARTIAL_DIR / answers
+
+
 def commit_answers(
     key: ArtifactKey, questions: list[Question], records: list[AnswerRecord], settings: Settings
 ) -> Artifact:
     """The answers artifact ``key`` (see :func:`answers_key`), written from ``records`` (one
-    :func:`answer_question` record per question, in question order) unless it exists already.
-
-    For orchestrators that answer questions elsewhere, e.g. one Prefect task per question.
+    :func:`answer_question` record per question, in question order) unless it exists already;
+    its resume journal (:func:`journal_folder`) goes once the artifact is written.
 
     Example:
         >>> commit_answers(key, questions, records, settings).tables  # doctest: +SKIP
@@ -159,9 +173,10 @@ def commit_answers(
     """
     store = ArtifactStore(settings.runtime.artifact_root)
     existing = store.get(key)
-    if existing is not None:
-        return existing
-    with store.writer(key) as writer:
-        write_answers(writer.path, records, questions)
-        write_tables(writer, records)
-    return writer.artifact
+    if existing is None:
+        with store.writer(key) as writer:
+            write_answers(writer.path, records, questions)
+            write_tables(writer, records)
+        existing = writer.artifact
+    shutil.rmtree(journal_folder(store.root, key.hash), ignore_errors=True)
+    return existing

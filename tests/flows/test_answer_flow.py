@@ -5,7 +5,6 @@ is named; Dask worker processes write the same submission as the thread runner."
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
 import flows.answer
 import tasks.answer
 from flows.answer import InvalidSubmissionError, answer_flow, copy_atomically, split_files
+from littrace.answer import RECORDS_FILE, journal_folder
 from littrace.artifacts import Catalog
 from littrace.config import load_settings
 from littrace.evaluate.official import evaluate_files
@@ -153,24 +153,31 @@ def test_an_interrupted_run_answers_only_the_questions_that_failed(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The run's per-question records, without the answers artifact or one question's record:
-    # as if the run had stopped before that question and the commit.
+    # A run that stops after five questions, one having failed, and before the commit.
     root = Path(shutil.copytree(threads.root, tmp_path / "artifacts"))
     answers = threads.summary["artifact"]
     shutil.rmtree(root / "answers" / answers)
     shutil.rmtree(root / "submissions")
     lost = query_ids(synth.questions)[2]
-    digest = hashlib.sha256(lost.encode()).hexdigest()[:16]
-    (root / RESULTS_DIR / f"answers-{answers}-{digest}").unlink()
+    real_answer = tasks.answer.answer_question
 
-    def broken(question: Any, resources: Any, settings: Any) -> dict[str, Any]:
-        raise ValueError(f"reader bug on {question.query_id}")
+    def broken_on_one(question: Any, resources: Any, settings: Any) -> Any:
+        if question.query_id == lost:
+            raise ValueError(f"reader bug on {question.query_id}")
+        return real_answer(question, resources, settings)
 
     with monkeypatch.context() as patch:
-        patch.setattr(tasks.answer, "answer_question", broken)
+        patch.setattr(tasks.answer, "answer_question", broken_on_one)
         with pytest.raises(RuntimeError, match=f"1 of 6 questions failed: {lost}"):
             answer_flow(split=SPLIT, **options(root, synth))
     assert not (root / "submissions").exists()  # nothing written from a partial set
+    # The five that finished are journaled where `littrace answer` journals them, and the
+    # question tasks left no Prefect records to resume from instead.
+    journaled = journal_folder(root, answers) / RECORDS_FILE
+    assert sorted(json.loads(line)["query_id"] for line in journaled.open()) == sorted(
+        q for q in query_ids(synth.questions) if q != lost
+    )
+    assert not list((root / RESULTS_DIR).glob(f"answers-{answers}-*"))
 
     resumed = answered_in(root, synth)
     assert resumed.summary["counts"] == {"answered": 1, "cached": 5, "reused": 0}

@@ -26,7 +26,6 @@ from tasks.answer import (
     answer_task_for,
     commit_answers_task,
     open_resources,
-    question_cache_key,
 )
 from tasks.common import LLM_TAG
 
@@ -69,19 +68,6 @@ def test_the_answers_key_follows_the_questions_and_the_answer_settings(
     fewer = tmp_path / "one.jsonl"
     fewer.write_text(built.questions.read_text().splitlines()[0] + "\n")
     assert key(fewer) != built.keys.answers.hash
-
-
-def test_question_cache_keys_name_one_question_of_one_answers_artifact(built: Built) -> None:
-    first, second = read_questions(built.questions)
-    other = replace(built.keys, answers=replace(built.keys.answers, hash="f" * 64))
-
-    def cache_key(question: Any, keys: AnswerKeys) -> str:
-        return question_cache_key(None, {"question": question, "keys": keys})  # type: ignore[arg-type]
-
-    names = {cache_key(first, built.keys), cache_key(second, built.keys), cache_key(first, other)}
-    assert len(names) == 3
-    assert all(name.startswith("answers-") and name.replace("-", "").isalnum() for name in names)
-    assert cache_key(first, built.keys) == cache_key(first, built.keys)
 
 
 @dataclass(frozen=True)
