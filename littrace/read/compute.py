@@ -21,13 +21,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from littrace.numbers import decimals, numbers, same_number
+from littrace.numbers import Number, decimals, numbers, parse_value, same_number
 from littrace.read.choice import TableUnits, table_units
+from littrace.read.choice.counts import stated
+from littrace.read.choice.sentences import (
+    described_in_papers,
+    rarity,
+    sentence_windows,
+    weights_in_papers,
+    window_score,
+)
+from littrace.read.cross_paper import GENERIC
 from littrace.read.records import Fact, SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import asking_clause, asking_sentence
+from littrace.read.text import asking_clause, asking_sentence, terms
 from littrace.read.units import (
     TableCell,
     align,
@@ -39,15 +48,22 @@ from littrace.read.units import (
 )
 from littrace.read.views import paper_views, question_parts, work_of
 
-__all__ = ["Computed", "asks_difference", "difference"]
+__all__ = ["Computed", "asked_operation", "asks_difference", "difference"]
 
 _DIFFERENCE = re.compile(
     r"\bby how (?:many|much)\b|\bdifference\b|\bgap\b|\bmargin\b|\bhow many points\b"
     r"|\bhow (?:much|many points) (?:higher|lower|better|worse|more|less)\b"
     # A quantity compared: "how many more entries does A contain than B", "how many seconds
     # longer does A take than B".
-    r"|\bhow (?:many|much)(?: \w+)? (?:more|fewer|less|longer|shorter|larger|smaller|higher"
-    r"|lower|faster|slower|bigger)\b[^?]*\bthan\b",
+    r"|\bhow (?:many|much)(?: [\w-]+){0,3}? (?:more|fewer|less|longer|shorter|larger|smaller"
+    r"|higher|lower|faster|slower|bigger)\b[^?]*\bthan\b",
+    re.I,
+)
+# A ratio asked for: "how many times larger", "by what factor" (not "how many times did a
+# participant open ...", a count).
+_RATIO = re.compile(
+    r"\bhow many times (?:as )?(?:more|larger|bigger|greater|higher|longer|faster|smaller"
+    r"|fewer|many|much|large|big|long)\b|\bby (?:what|which|how large a) factor\b",
     re.I,
 )
 # Scale suffixes of counts ("1.1B" parameters, "25M" pairs), and a question asking for one.
@@ -62,6 +78,18 @@ _TOP_CELLS = 40
 _MIN_OPERAND = 0.2
 # Or, when the difference is one of the options, named this well against its paper's best.
 _MIN_RELATIVE = 0.4
+# A stated quantity with none of the question's terms within this many words of it counts
+# this much of its sentence's score.
+_BESIDE_WORDS = 4
+_NOT_BESIDE = 0.5
+_PER_WORD = 0.1
+# The scale or unit printed onto a number in prose ("3.1B", "8192K").
+_SUFFIX = re.compile(r"[A-Za-z%]+")
+_BRACKETED = re.compile(r"\[[^\[\]]{0,200}\]")
+# A stated quantity scoring this much of its paper's best is the best.
+_PAPER_BEST = 0.999
+_DIFFERENCE_OPERATION = "difference"
+_RATIO_OPERATION = "ratio"
 
 
 @dataclass(frozen=True)
@@ -139,19 +167,139 @@ def _aligned_cells(data: SynthesisInput) -> list[Aligned]:
     return sorted(top, key=lambda item: -item.score)
 
 
-def _subtractable(a: Aligned, b: Aligned) -> bool:
-    """Whether two aligned cells are the operands of a difference the question asks for:
-    in one table, two cells of one row or column, each with a label the question names and
-    the other lacks; across papers, any two; like quantities only (not a parameter count
-    "1.1B" from a score, nor two counts unless the question asks for a count)."""
-    table_a, cell_a, table_b, cell_b = a.table, a.cell, b.table, b.cell
-    if cell_a.value == cell_b.value:
+@dataclass(frozen=True)
+class Operand:
+    """A number the question names: a table cell (``aligned``) or a quantity a prose
+    sentence states, how well it is named, and how well against its paper's best."""
+
+    score: float
+    relative: float
+    value: float
+    text: str
+    unit: str
+    work: str
+    where: str
+    fact: Fact
+    counts: bool
+    aligned: Aligned | None = None
+    # A stated quantity beside a term of the sentence that asks ("batch size of 256").
+    asked_beside: bool = True
+
+
+def _cell_operand(item: Aligned) -> Operand:
+    cell = item.cell
+    assert cell.value is not None
+    where = f"{item.table.obj.scorer_id} {cell.row_path}/{cell.column_path}"
+    return Operand(
+        item.score,
+        item.relative,
+        cell.value,
+        cell.text,
+        _unit(cell.text),
+        _work(item.table),
+        where,
+        item.table.fact(cell),
+        item.counts,
+        item,
+    )
+
+
+def _stated_operands(data: SynthesisInput) -> list[Operand]:
+    """The quantities the selected papers' prose sentences state, each scored by how much of
+    the question its sentence window names (rarer terms weigh more,
+    :func:`~littrace.read.choice.sentences.window_score`), at half when no term of the
+    sentence that asks stands beside the number ("batch size of 256", "16.4B tokens"); the
+    terms that describe or name the papers find the sentence, not the number."""
+    text = data.question.question
+    windows = sentence_windows(data)
+    told = {t for o in data.question.multiple_choice_options or [] for t in terms(o.text)}
+    asked = [t for t in dict.fromkeys(terms(text)) if t not in told]
+    weight = rarity(asked, [window.own for window in windows])
+    total = sum(weight.values())
+    if total <= 0:
+        return []
+    described = described_in_papers(text, data)
+    weight_in = weights_in_papers(weight, described)
+    naming = {
+        t
+        for paper_id in data.papers
+        if paper_id in data.contexts
+        for t in terms(data.contexts[paper_id].paper.title)
+    }
+    focus = {t for t in terms(asking_sentence(text)) if t in weight and t not in naming | GENERIC}
+    counts = _MAGNITUDE_ASKED.search(asking_clause(text)) is not None
+    found: dict[str, list[Operand]] = {}
+    for window in windows:
+        context = data.contexts[window.paper_id]
+        base = window_score(window, weight_in[window.paper_id]) / total
+        # Positions in the sentence as it states quantities: citation markers and bracketed
+        # notes ("[PVLDB 2023]") dropped.
+        plain = stated(_BRACKETED.sub(" ", window.text))
+        for number in numbers(plain):
+            nearness = _nearness(plain, number, focus)
+            score = base * nearness
+            if score <= 0:
+                continue
+            unit = _SUFFIX.match(plain, number.end)
+            fact = Fact(window.paper_id, window.chunk_id, window.text, number.value, "", "", "")
+            found.setdefault(window.paper_id, []).append(
+                Operand(
+                    score,
+                    0.0,
+                    number.value,
+                    number.text,
+                    unit.group(0) if unit else "",
+                    work_of(context.paper),
+                    f"{window.paper_id} sentence {window.text[:60]!r}",
+                    fact,
+                    counts,
+                    asked_beside=nearness > _NOT_BESIDE,
+                )
+            )
+    operands = []
+    for held in found.values():
+        held.sort(key=lambda operand: -operand.score)
+        best = held[0].score
+        operands += [replace(o, relative=o.score / best) for o in held[:_TOP_CELLS]]
+    return operands
+
+
+def _nearness(text: str, number: Number, focus: set[str]) -> float:
+    """How close a term of ``focus`` stands to ``number`` in ``text``: 1 right beside it,
+    a tenth less per word between, ``_NOT_BESIDE`` when none is within a few words ("for
+    20 epochs, where batch size of 256": "batch size" is nearer 256 than 20)."""
+    before = text[: number.start].split()[-_BESIDE_WORDS:][::-1]
+    # A scale printed onto the number ("3.1B") is no word between it and its noun.
+    suffix = _SUFFIX.match(text, number.end)
+    after = text[suffix.end() if suffix else number.end :].split()[:_BESIDE_WORDS]
+    distances = [
+        k
+        for side in (before, after)
+        for k, word in enumerate(side, 1)
+        if focus.intersection(terms(word))
+    ]
+    return 1.0 - _PER_WORD * (min(distances) - 1) if distances else _NOT_BESIDE
+
+
+def _pairable(a: Operand, b: Operand) -> bool:
+    """Whether two operands are those of a computation the question asks for: like
+    quantities (not a parameter count "1.1B" beside a score, nor two counts unless the
+    question asks for a count); in one table, two cells of one row or column; a sentence's
+    quantity only beside another work's number."""
+    if a.value == b.value or a.unit != b.unit:
         return False
-    unit = _unit(cell_a.text)
-    if unit != _unit(cell_b.text) or (unit.upper() in _MAGNITUDES and not a.counts):
+    if a.unit.upper() in _MAGNITUDES and not a.counts:
         return False
-    if _work(table_a) != _work(table_b):
+    if a.work != b.work:
         return True
+    if a.aligned is None or b.aligned is None:
+        return False
+    table_a, cell_a, table_b, cell_b = (
+        a.aligned.table,
+        a.aligned.cell,
+        b.aligned.table,
+        b.aligned.cell,
+    )
     if not _same_table(table_a, table_b):
         return False
     return cell_a.row_path == cell_b.row_path or cell_a.column_path == cell_b.column_path
@@ -166,13 +314,39 @@ def _same_table(a: TableUnits, b: TableUnits) -> bool:
     return a is b or (_work(a) == _work(b) and a.obj.scorer_id == b.obj.scorer_id)
 
 
+def _operate(operation: str, a: float, b: float) -> float | None:
+    """``a`` and ``b`` combined as the question asks: their absolute difference, or the
+    larger over the smaller."""
+    if operation == _RATIO_OPERATION:
+        low, high = sorted((abs(a), abs(b)))
+        return high / low if low > 0 else None
+    return abs(a - b)
+
+
+def _strength(operand: Operand, options: Sequence[str]) -> float:
+    """How well an operand is named, as pairs are ranked and floored: against its paper's
+    best when checked by options or stated in prose (whose scores are a sentence's share of
+    the question), else by its cell's alignment."""
+    return operand.relative if options or operand.aligned is None else operand.score
+
+
+def asked_operation(question: str) -> str | None:
+    """The computation a question asks for: a ratio ("how many times larger"), a difference
+    ("by how many points"), or None."""
+    if _RATIO.search(question):
+        return _RATIO_OPERATION
+    return _DIFFERENCE_OPERATION if _DIFFERENCE.search(question) else None
+
+
 def difference(data: SynthesisInput, options: Sequence[str] = ()) -> Computed | None:
-    """|a - b| of the two cells the question names best that it compares (one row or column
-    of a table, or one cell of each paper); with ``options``, of the best pair whose
-    difference is one of them, printed as the option is."""
-    if not asks_difference(data.question.question):
-        return None
+    """The computation the question asks for (:func:`asked_operation`) of the two numbers it
+    names best that it compares (one row or column of a table, or one number of each of
+    two works it describes, from a table or a prose sentence); with ``options``, of the best
+    pair whose result is one of them, printed as the option is."""
     text = data.question.question
+    operation = asked_operation(text)
+    if operation is None:
+        return None
     wanted = question_terms(text)
     top = _aligned_cells(data)
     # What the question names of each paper, for telling two cells of one table apart.
@@ -182,42 +356,62 @@ def difference(data: SynthesisInput, options: Sequence[str] = ()) -> Computed | 
         if paper_id not in told:
             subject = subject_terms(subject_name(item.table.context), text)
             told[paper_id] = (own_named(wanted, subject, text), subject)
-    # A question describing two selected works compares one cell of each.
+    # A question describing two selected works compares one number of each, which either
+    # may state in prose rather than in a table.
     papers = [data.contexts[p].paper for p in data.papers if p in data.contexts]
     described = {work for part in question_parts(text, papers) for work in part.works}
-    across = len(described) > 1 and len({_work(item.table) for item in top}) > 1
+    operands = [_cell_operand(item) for item in top]
+    if len(described) > 1:
+        operands += _stated_operands(data)
+    across = len(described) > 1 and len({o.work for o in operands}) > 1
+    if not options:
+        # Unchecked by options, a stated quantity must be its paper's best-named one, beside
+        # a term of the sentence that asks.
+        operands = [
+            o
+            for o in operands
+            if o.aligned is not None or (o.relative >= _PAPER_BEST and o.asked_beside)
+        ]
+    operands.sort(key=lambda operand: -operand.score)
     best = None
-    for i, first in enumerate(top):
-        for second in top[i + 1 :]:
-            if not _subtractable(first, second):
+    for i, first in enumerate(operands):
+        for second in operands[i + 1 :]:
+            if not _pairable(first, second):
                 continue
-            if across and _work(first.table) == _work(second.table):
+            if across and first.work == second.work:
                 continue
-            a, b = first.cell, second.cell
-            assert a.value is not None and b.value is not None
-            if _same_table(first.table, second.table):
-                named, subject = told[first.table.context.paper_id]
-                if not _compared(a, b, named, subject) or not _compared(b, a, named, subject):
-                    continue
-            gap = abs(a.value - b.value)
-            printed = next((o for o in options if same_number(gap, o)), None)
+            if first.aligned is not None and second.aligned is not None:
+                a, b = first.aligned, second.aligned
+                if _same_table(a.table, b.table):
+                    named, subject = told[a.table.context.paper_id]
+                    if not _compared(a.cell, b.cell, named, subject) or not _compared(
+                        b.cell, a.cell, named, subject
+                    ):
+                        continue
+            result = _operate(operation, first.value, second.value)
+            if result is None:
+                continue
+            printed = next((o for o in options if same_number(result, o)), None)
             if options and printed is None:
                 continue
-            # Checked against the options, each operand need only be among the cells its
-            # paper's words name best; else it must be named outright.
-            scores = (first.relative, second.relative) if options else (first.score, second.score)
+            # Checked against the options, each operand need only be among the numbers its
+            # paper's words name best; else a cell must be named outright.
+            scores = (_strength(first, options), _strength(second, options))
             pair = (sum(scores), min(scores))
             if best is None or pair > best[0]:
-                best = (pair, first.table, a, second.table, b, printed)
+                best = (pair, first, second, result, printed)
     if best is None or best[0][1] < (_MIN_RELATIVE if options else _MIN_OPERAND):
         return None
-    _, table_a, a, table_b, b, printed = best
-    assert a.value is not None and b.value is not None
-    places = max(decimals(a.text), decimals(b.text))
-    gap = abs(a.value - b.value)
-    how = (
-        f"|{a.text} - {b.text}|: {table_a.obj.scorer_id} {a.row_path}/{a.column_path} and "
-        f"{table_b.obj.scorer_id} {b.row_path}/{b.column_path}"
-    )
-    facts = [table_a.fact(a), table_b.fact(b)]
-    return Computed(printed or f"{gap:.{places}f}", round(gap, places), how, facts)
+    _, first, second, result, printed = best
+    if operation == _RATIO_OPERATION:
+        shown = f"{result:.2f}".rstrip("0").rstrip(".")
+        how = (
+            f"{first.text} / {second.text}"
+            if first.value >= second.value
+            else f"{second.text} / {first.text}"
+        )
+    else:
+        shown = f"{result:.{max(decimals(first.text), decimals(second.text))}f}"
+        how = f"|{first.text} - {second.text}|"
+    how += f": {first.where} and {second.where}"
+    return Computed(printed or shown, parse_value(shown) or result, how, [first.fact, second.fact])

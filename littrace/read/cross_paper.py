@@ -29,7 +29,7 @@ from littrace.read.units import label_share, question_terms, terms_match
 from littrace.read.units.terms import LANGUAGES
 
 # Words every paper description uses ("the 2019 paper's model"): they point at no paper.
-_GENERIC = frozenset({"paper", "work", "model", "method", "dataset", "study", "article"})
+GENERIC = frozenset({"paper", "work", "model", "method", "dataset", "study", "article"})
 _KEY_CHARS = re.compile(r"[\W_]+")
 
 
@@ -47,7 +47,7 @@ def _words(text: str) -> set[str]:
     found: set[str] = set()
     for term in terms(text):
         found.update(part for part in (term, *term.split("-")) if part)
-    return found - _GENERIC
+    return found - GENERIC
 
 
 def paper_cues(name: str, paper: Cue, others: Sequence[Cue]) -> int:

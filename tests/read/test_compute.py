@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from littrace.corpus.document import PaperRecord
 from littrace.llm.replies import Plan
-from littrace.read.compute import asks_difference, difference
-from littrace.read.records import SynthesisInput
+from littrace.read.compute import asked_operation, asks_difference, difference
+from littrace.read.records import PaperContext, SynthesisInput
 from tests.read.helpers import context
 from tests.read.test_synthesize import ask, run
 from tests.read.test_units import SCIBERT
@@ -132,10 +135,6 @@ def test_the_two_operands_differ_in_what_the_question_names() -> None:
 
 
 def test_options_are_checked_as_differences_of_one_cell_of_each_paper() -> None:
-    from dataclasses import replace
-
-    from littrace.corpus.document import PaperRecord
-
     scibert = context(cells=SCIBERT, method="SciBERT")
     scibert = replace(scibert, paper=PaperRecord("p1", "SciBERT", (), "", "EMNLP", 2019, True))
     corpus = (
@@ -164,8 +163,75 @@ def test_options_are_checked_as_differences_of_one_cell_of_each_paper() -> None:
     contexts = {"p1": scibert, "p1v": arxiv, "p2": s2orc}
     versions = SynthesisInput(question, Plan(), ["p1", "p1v", "p2"], contexts, {}, [])
     assert difference(versions) is None
-    # Two versions of the SciBERT paper are one work: a cell of each is no cross-paper pair.
-    arxiv = replace(scibert, paper=replace(scibert.paper, paper_id="p1v", venue="arXiv"))
-    contexts = {"p1": scibert, "p1v": arxiv, "p2": s2orc}
-    versions = SynthesisInput(question, Plan(), ["p1", "p1v", "p2"], contexts, {}, [])
-    assert difference(versions) is None
+
+
+def _stating(paper_id: str, title: str, venue: str, year: int, setup: str) -> PaperContext:
+    """A paper whose setup paragraph is ``setup``."""
+    found = context(paper_id, method=title.split(":")[0])
+    chunks = tuple(
+        replace(chunk, text=setup) if chunk.section == "4.1 Setup" else chunk
+        for chunk in found.chunks
+    )
+    return replace(
+        found, chunks=chunks, paper=PaperRecord(paper_id, title, (), "", venue, year, True)
+    )
+
+
+def test_two_works_compared_by_the_quantities_their_prose_states() -> None:
+    # JPCS 2022 and PVLDB 2023 (dev h7_14): each states its batch size in a sentence, not a
+    # table; the PVLDB one beside an epoch count the question does not ask for.
+    detector = _stating(
+        "p1",
+        "EventNet: Event Detection with Graph Attention",
+        "JPCS",
+        2022,
+        "We set the batch size to 32 and limit the sentence length to 100 tokens. "
+        "The model is trained for 30 epochs.",
+    )
+    anomaly = _stating(
+        "p2",
+        "OverlapAD: Anomaly Detection with an Overlap Loss",
+        "PVLDB",
+        2023,
+        "We train the models for 20 epochs, where a batch size of 256 is used.",
+    )
+    described = (
+        "A JPCS 2022 paper on event detection with graph attention and a PVLDB 2023 paper on "
+        "anomaly detection with an overlap loss each state the batch size they train with. "
+    )
+    papers = {"p1": detector, "p2": anomaly}
+
+    def data(asked: str, options: list[str] | None = None) -> SynthesisInput:
+        return SynthesisInput(ask(described + asked, options), Plan(), ["p1", "p2"], papers, {}, [])
+
+    ratio = difference(data("How many times larger is the PVLDB paper's batch size?"))
+    assert ratio is not None and ratio.text == "8"  # 256 / 32, not 20 or 30 epochs
+    assert {fact.paper_id for fact in ratio.facts} == {"p1", "p2"}
+    # Options that are the other computations of the same operands (256 - 32, 256 + 32)
+    # and another pair's ratio are told apart by the operation asked.
+    options = ["288", "8", "224", "3.2"]
+    asked = "By how much is the PVLDB paper's batch size larger than the JPCS paper's?"
+    found = difference(data(asked, options), options)
+    assert found is not None and found.text == "224"
+    found = difference(data("By what factor is the PVLDB batch size larger?", options), options)
+    assert found is not None and found.text == "8"
+    # One paper's prose alone gives no pair: its numbers are not what two works compare.
+    alone = SynthesisInput(
+        ask("By how many is the batch size larger than the epoch count?"),
+        Plan(),
+        ["p2"],
+        {"p2": anomaly},
+        {},
+        [],
+    )
+    assert difference(alone) is None
+
+
+def test_the_operation_asked_is_a_ratio_or_a_difference() -> None:
+    assert asked_operation("How many times larger is the PVLDB paper's batch size?") == "ratio"
+    assert asked_operation("By what factor does training slow down?") == "ratio"
+    assert asked_operation("How many billion tokens larger is A's corpus than B's?") == (
+        "difference"
+    )
+    # Counting how often something happened is no ratio.
+    assert asked_operation("How many times did a participant open a Paper Card?") is None
