@@ -22,6 +22,7 @@ from littrace.config import Settings
 from littrace.deadline import Deadline
 from littrace.littraceqa import Question
 from littrace.read.local import read_papers
+from littrace.read.localize import ground_evidence
 from littrace.read.records import (
     EvidenceItem,
     PaperContext,
@@ -185,6 +186,7 @@ def _answer_stages(
         )
     )
     deadline.reached("synthesize")
+    evidence = ground_evidence(evidence, synthesis.grounds, by_id)
     return _Stages(readings, selection, evidence, localizer_steps, papers, synthesis)
 
 

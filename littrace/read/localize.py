@@ -34,6 +34,7 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from littrace.asks import question_modalities
@@ -46,7 +47,7 @@ from littrace.read.abbreviations import table_glossary
 from littrace.read.cells import lookup_cell
 from littrace.read.heuristic import question_query
 from littrace.read.options import option_claims
-from littrace.read.records import EvidenceItem, PaperContext
+from littrace.read.records import EvidenceItem, Fact, PaperContext
 from littrace.read.references import (
     authored_entries,
     citation_ids,
@@ -518,3 +519,58 @@ def localize(
     # Closure first: each paper's best item goes in before any paper's second one.
     ranked = firsts + sorted(seconds, key=lambda item: -item.score)
     return ranked[: config.max_items]
+
+
+def ground_evidence(
+    evidence: list[EvidenceItem], grounds: list[Fact], contexts: Mapping[str, PaperContext]
+) -> list[EvidenceItem]:
+    """``evidence`` pointing at the table the answer was read off (``grounds``: the cells a
+    choice by alignment rests on): it takes the place of the paper's other table evidence,
+    or is the paper's evidence when it has none; a paper evidenced by a figure, a sentence
+    or a citation keeps it, since the question may be about that and the table only
+    confirms the value.
+
+    Example:
+        >>> ground_evidence(items, synthesis.grounds, contexts)  # doctest: +SKIP
+    """
+    read_in: dict[str, PaperObject] = {}
+    for fact in grounds:
+        context = contexts.get(fact.paper_id)
+        obj = _object_of_chunk(context, fact.chunk_id) if context else None
+        if obj is not None and obj.kind == "table":
+            read_in.setdefault(fact.paper_id, obj)
+    if not read_in:
+        return evidence
+    grounded: list[EvidenceItem] = []
+    placed: set[str] = set()
+    for item in evidence:
+        obj = read_in.get(item.paper_id)
+        if obj is None or item.source_type != "table":
+            grounded.append(item)
+            continue
+        if item.paper_id in placed:
+            continue
+        placed.add(item.paper_id)
+        grounded.append(_read_table(item.paper_id, obj, contexts[item.paper_id], item.score))
+    for paper_id, obj in read_in.items():
+        if paper_id not in placed and not any(item.paper_id == paper_id for item in evidence):
+            grounded.append(_read_table(paper_id, obj, contexts[paper_id], 0.0))
+    return grounded
+
+
+def _object_of_chunk(context: PaperContext, chunk_id: str) -> PaperObject | None:
+    """The table or figure a chunk of ``context`` holds, if it holds one."""
+    object_id = next((c.object_id for c in context.chunks if c.chunk_id == chunk_id), None)
+    return next((o for o in context.objects if object_id and o.object_id == object_id), None)
+
+
+def _read_table(
+    paper_id: str, obj: PaperObject, context: PaperContext, score: float
+) -> EvidenceItem:
+    """The evidence item of the table ``obj`` an answer was read off."""
+    source_type, locator = object_locator(obj)
+    chunk = next((c.chunk_id for c in context.chunks if c.object_id == obj.object_id), "")
+    item = EvidenceItem(paper_id, source_type, locator, score, chunk, [float(x) for x in obj.bbox])
+    item.text = f"{obj.caption}\n{obj.text}"
+    item.reasons.append("the answer was read off this table")
+    return item

@@ -165,6 +165,9 @@ class Synthesis:
     facts: list[Fact] = field(default_factory=list)
     backend: str = "heuristic"
     steps: list[dict[str, Any]] = field(default_factory=list)
+    # The table cells the answer was read off (a choice by alignment), which the evidence
+    # then points at (littrace.read.localize.ground_evidence).
+    grounds: list[Fact] = field(default_factory=list)
 
 
 class Synthesizer(Protocol):

@@ -442,6 +442,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         steps.append({"step": "table", "rows": len(rows), "how": how})
 
     chosen: str | None = None
+    grounds: list[Fact] = []
     if "multiple_choice" in types and question.multiple_choice_options:
         how = ""
         compared = comparison(question, data) or chart_answer(question, data)
@@ -457,6 +458,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         if aligned is not None:
             chosen, how = aligned.label, f"alignment: {aligned.how}"
             facts.extend(aligned.facts)
+            grounds = aligned.facts
             steps.append({"step": "alignment", "support": aligned.support})
         defined = symbol_choice(question, data) if chosen is None else None
         if defined is not None:
@@ -519,4 +521,4 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         steps.append({"step": "freeform", "text": text})
 
     chunk_ids = list(dict.fromkeys(f.chunk_id for f in facts if f.chunk_id))
-    return Synthesis(answer, list(data.papers), chunk_ids, facts, "heuristic", steps)
+    return Synthesis(answer, list(data.papers), chunk_ids, facts, "heuristic", steps, grounds)

@@ -7,7 +7,13 @@ from littrace.corpus.document import PaperObject
 from littrace.evaluate.official import evidence_key
 from littrace.littraceqa import Question
 from littrace.llm.replies import Plan
-from littrace.read.localize import bare_label, caption_named, localize, paper_candidates
+from littrace.read.localize import (
+    bare_label,
+    caption_named,
+    ground_evidence,
+    localize,
+    paper_candidates,
+)
 from littrace.read.text import terms
 from tests.read.helpers import context, with_hopper
 
@@ -383,3 +389,38 @@ def test_a_table_the_question_describes_by_its_caption_title_is_the_one_it_means
     ablations = set(terms("The SparseSieve ablations on TREC-X?"))
     assert caption_named(named, ablations, {"sparsesieve"}) == 1.0
     assert caption_named(named, set(terms("The SparseSieve paper's TREC-X?")), {"sparsesieve"}) == 0
+
+
+def test_the_table_an_answer_was_read_off_is_its_evidence() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.document import Chunk
+    from littrace.read.records import EvidenceItem, Fact
+
+    # The localizer found Table 12 (it prints "Avg" rows too); the choice was read off
+    # Table 8's column (dev h9_05).
+    lengths = grid_table(
+        "8", "Table 8: Specifications.", (("Language", "Avg. Length"), ("ru", "9,723"))
+    )
+    scores = grid_table("12", "Table 12: Scores.", (("Model", "Avg"), ("BM25", "41.2")))
+    chunk = Chunk("p1#0099", "p1", "table", 4, "Table 8", object_id="Table 8")
+    paper = replace(context(), objects=(lengths, scores), chunks=(*context().chunks, chunk))
+    found = EvidenceItem("p1", "table", {"page": 4, "table_id": "Table 12"}, 0.8)
+    sentence = EvidenceItem("p2", "text_span", {"page": 2, "section": "4.1 Setup"}, 0.5)
+    read_off = [Fact("p1", "p1#0099", "9,723", 9723.0)]
+    grounded = ground_evidence([found, sentence], read_off, {"p1": paper})
+    assert [item.submission()["locator"] for item in grounded] == [
+        {"page": 4, "table_id": "Table 8"},
+        {"page": 2, "section": "4.1 Setup"},
+    ]
+    assert grounded[0].score == 0.8 and grounded[0].chunk_id == "p1#0099"
+    # A paper evidenced by a sentence (or a figure) keeps it: the table only confirms.
+    assert ground_evidence([replace(sentence, paper_id="p1")], read_off, {"p1": paper}) == [
+        replace(sentence, paper_id="p1")
+    ]
+    # No table read, no change; a paper without evidence gets the table it was read off.
+    assert ground_evidence([found], [], {"p1": paper}) == [found]
+    assert [item.paper_id for item in ground_evidence([sentence], read_off, {"p1": paper})] == [
+        "p2",
+        "p1",
+    ]
