@@ -130,9 +130,16 @@ def answer_retrieved(
             if reason
         ],
     )
-    dumped = trace.model_dump(mode="json")
-    trace.fallbacks += step_fallbacks(dumped)
-    trace.llm = LlmUsage(**llm_usage(dumped))
+    # The parts of the trace that hold steps, as JSON already: no second dump of the trace.
+    stepped = {
+        "retrieval": trace.retrieval,
+        "readings": trace.readings,
+        "evidence": trace.evidence,
+        "localizer": trace.localizer,
+        "synthesis": {"steps": trace.synthesis.steps},
+    }
+    trace.fallbacks += step_fallbacks(stepped)
+    trace.llm = LlmUsage(**llm_usage(stepped))
     return AnswerRecord(query_id=question.query_id, submission=submission, trace=trace)
 
 
