@@ -193,7 +193,7 @@ def _answer_stages(
         )
     )
     deadline.reached("synthesize")
-    evidence = ground_evidence(evidence, synthesis.grounds, by_id)
+    evidence = ground_evidence(evidence, synthesis.grounds, by_id, synthesis.computed)
     return _Stages(readings, selection, evidence, localizer_steps, papers, synthesis)
 
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from littrace.asks import question_modalities
 from littrace.config import ReadSettings
-from littrace.corpus.document import Citation, PaperObject, Reference
+from littrace.corpus.document import Chunk, Citation, PaperObject, Reference
 from littrace.evaluate.official import evidence_key
 from littrace.littraceqa import Question, SourceType
 from littrace.llm.replies import Plan
@@ -143,6 +143,18 @@ def lead_in(context: PaperContext, obj: PaperObject) -> str:
     if y0 - block.bbox[3] > LEAD_IN_GAP:
         return ""
     return block.text[-LEAD_IN_CHARS:]
+
+
+def _sentence_item(
+    context: PaperContext, pages: list[tuple[int, str]], chunk: Chunk, sentence: str, score: float
+) -> EvidenceItem:
+    """The text span of ``sentence`` of ``chunk``: the page that prints it, its section."""
+    locator: dict[str, Any] = {"page": _page_of(pages, sentence, chunk.page)}
+    if chunk.section:
+        locator["section"] = chunk.section
+    return EvidenceItem(
+        context.paper_id, "text_span", locator, score, chunk.chunk_id, text=sentence
+    )
 
 
 def _page_of(pages: list[tuple[int, str]], sentence: str, default: int) -> int:
@@ -363,17 +375,7 @@ def paper_candidates(
         if chunk.type != "body":
             continue
         for sentence in sentences(chunk.text):
-            locator = {"page": _page_of(pages, sentence, chunk.page)}
-            if chunk.section:
-                locator["section"] = chunk.section
-            item = EvidenceItem(
-                context.paper_id,
-                "text_span",
-                locator,
-                query.score(sentence),
-                chunk.chunk_id,
-                text=sentence,
-            )
+            item = _sentence_item(context, pages, chunk, sentence, query.score(sentence))
             if _bears_answer(sentence, asked):
                 item.score += ANSWER_BONUS
                 item.reasons.append("holds a number or name the question lacks")
@@ -522,55 +524,77 @@ def localize(
 
 
 def ground_evidence(
-    evidence: list[EvidenceItem], grounds: list[Fact], contexts: Mapping[str, PaperContext]
+    evidence: list[EvidenceItem],
+    grounds: list[Fact],
+    contexts: Mapping[str, PaperContext],
+    computed: bool = False,
 ) -> list[EvidenceItem]:
-    """``evidence`` pointing at the table the answer was read off (``grounds``: the cells a
-    choice by alignment rests on): it takes the place of the paper's other table evidence,
-    or is the paper's evidence when it has none; a paper evidenced by a figure, a sentence
-    or a citation keeps it, since the question may be about that and the table only
-    confirms the value.
+    """``evidence`` pointing where the answer was read (``grounds``: the table cells a
+    choice by alignment rests on, or the cells and stated numbers a value was ``computed``
+    from). A table read takes the place of the paper's other table evidence (a sentence
+    read, of its other sentences); a number stated in a sentence that a value was computed
+    from, of the paper's tables, figures and sentences, where the localizer looked for a
+    printed value. Either is the paper's evidence when it has none; citations stay (the
+    question may be about them), and a paper evidenced by a figure keeps it when a table
+    only confirms the value.
 
     Example:
         >>> ground_evidence(items, synthesis.grounds, contexts)  # doctest: +SKIP
     """
-    read_in: dict[str, PaperObject] = {}
+    read_in: dict[str, EvidenceItem] = {}
     for fact in grounds:
         context = contexts.get(fact.paper_id)
-        obj = _object_of_chunk(context, fact.chunk_id) if context else None
-        if obj is not None and obj.kind == "table":
-            read_in.setdefault(fact.paper_id, obj)
+        if context is None or fact.paper_id in read_in:
+            continue
+        item = _read_item(context, fact)
+        if item is not None:
+            read_in[fact.paper_id] = item
     if not read_in:
         return evidence
     grounded: list[EvidenceItem] = []
     placed: set[str] = set()
     for item in evidence:
-        obj = read_in.get(item.paper_id)
-        if obj is None or item.source_type != "table":
+        read = read_in.get(item.paper_id)
+        replaced = _COMPUTED_REPLACES if computed else _READ_REPLACES
+        if read is None or item.source_type not in replaced[read.source_type]:
             grounded.append(item)
             continue
-        if item.paper_id in placed:
-            continue
-        placed.add(item.paper_id)
-        grounded.append(_read_table(item.paper_id, obj, contexts[item.paper_id], item.score))
-    for paper_id, obj in read_in.items():
+        if item.paper_id not in placed:
+            placed.add(item.paper_id)
+            read.score = item.score
+            grounded.append(read)
+    for paper_id, read in read_in.items():
         if paper_id not in placed and not any(item.paper_id == paper_id for item in evidence):
-            grounded.append(_read_table(paper_id, obj, contexts[paper_id], 0.0))
+            grounded.append(read)
     return grounded
 
 
-def _object_of_chunk(context: PaperContext, chunk_id: str) -> PaperObject | None:
-    """The table or figure a chunk of ``context`` holds, if it holds one."""
-    object_id = next((c.object_id for c in context.chunks if c.chunk_id == chunk_id), None)
-    return next((o for o in context.objects if object_id and o.object_id == object_id), None)
+# What a read answer replaces in its paper's evidence: the other items of its kind.
+_READ_REPLACES: dict[str, set[str]] = {"table": {"table"}, "text_span": {"text_span"}}
+# What an operand a value was computed from replaces: where a printed value was sought.
+_COMPUTED_REPLACES: dict[str, set[str]] = {
+    "table": {"table"},
+    "text_span": {"table", "figure", "text_span"},
+}
 
 
-def _read_table(
-    paper_id: str, obj: PaperObject, context: PaperContext, score: float
-) -> EvidenceItem:
-    """The evidence item of the table ``obj`` an answer was read off."""
+def _read_item(context: PaperContext, fact: Fact) -> EvidenceItem | None:
+    """The evidence item of where ``fact`` was read: its table, or its prose sentence."""
+    chunk = next((c for c in context.chunks if c.chunk_id == fact.chunk_id), None)
+    if chunk is None:
+        return None
+    if chunk.type == "body":
+        pages = [(page, norm(text)) for page, text in sorted(context.pages.items())]
+        item = _sentence_item(context, pages, chunk, fact.text, 0.0)
+        item.reasons.append("the answer was read in this sentence")
+        return item
+    obj = next((o for o in context.objects if o.object_id == chunk.object_id), None)
+    if obj is None or obj.kind != "table":
+        return None
     source_type, locator = object_locator(obj)
-    chunk = next((c.chunk_id for c in context.chunks if c.object_id == obj.object_id), "")
-    item = EvidenceItem(paper_id, source_type, locator, score, chunk, [float(x) for x in obj.bbox])
+    item = EvidenceItem(
+        context.paper_id, source_type, locator, 0.0, chunk.chunk_id, [float(x) for x in obj.bbox]
+    )
     item.text = f"{obj.caption}\n{obj.text}"
     item.reasons.append("the answer was read off this table")
     return item

@@ -165,9 +165,11 @@ class Synthesis:
     facts: list[Fact] = field(default_factory=list)
     backend: str = "heuristic"
     steps: list[dict[str, Any]] = field(default_factory=list)
-    # The table cells the answer was read off (a choice by alignment), which the evidence
-    # then points at (littrace.read.localize.ground_evidence).
+    # Where the answer was read (the table cells of a choice by alignment), or the numbers
+    # it was ``computed`` from, which the evidence then points at
+    # (littrace.read.localize.ground_evidence).
     grounds: list[Fact] = field(default_factory=list)
+    computed: bool = False
 
 
 class Synthesizer(Protocol):

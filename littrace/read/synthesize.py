@@ -443,6 +443,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
 
     chosen: str | None = None
     grounds: list[Fact] = []
+    from_operands = False
     if "multiple_choice" in types and question.multiple_choice_options:
         how = ""
         compared = comparison(question, data) or chart_answer(question, data)
@@ -475,6 +476,8 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         if chosen is None and value is not None:
             chosen = _match_option(question, value)
             how = "computed value" if chosen else how
+            if chosen and computed is not None:
+                grounds, from_operands = list(value.facts), True
         if chosen is None:
             # The operands whose difference is one of the options, when the best-named
             # pair's is none of them.
@@ -483,6 +486,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             if operands is not None and chosen is not None:
                 how = f"computed value among the options: {operands.how}"
                 facts.extend(operands.facts)
+                grounds, from_operands = operands.facts, True
         step: dict[str, Any] = {"step": "multiple_choice"}
         among = table_contenders(question, data) if chosen is None else None
         if among is not None and len(among) < len(question.multiple_choice_options):
@@ -517,8 +521,12 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             or answer_span(question, data)
             or ""
         )
+        if computed is not None and value is not None and text == value.text and not grounds:
+            grounds, from_operands = list(value.facts), True
         answer["freeform"] = {"text": text}
         steps.append({"step": "freeform", "text": text})
 
     chunk_ids = list(dict.fromkeys(f.chunk_id for f in facts if f.chunk_id))
-    return Synthesis(answer, list(data.papers), chunk_ids, facts, "heuristic", steps, grounds)
+    return Synthesis(
+        answer, list(data.papers), chunk_ids, facts, "heuristic", steps, grounds, from_operands
+    )

@@ -424,3 +424,29 @@ def test_the_table_an_answer_was_read_off_is_its_evidence() -> None:
         "p2",
         "p1",
     ]
+
+
+def test_the_sentence_an_answer_was_read_or_computed_from_is_its_evidence() -> None:
+    from littrace.read.records import EvidenceItem, Fact
+
+    paper = context()
+    table = EvidenceItem("p1", "table", {"page": 4, "table_id": "Table 1"}, 0.9)
+    cited = EvidenceItem("p1", "citation_context", {"page": 6, "citation_id": "7"}, 0.4)
+    other = EvidenceItem("p1", "text_span", {"page": 3, "section": "3.3 Objective"}, 0.3)
+    stated = [Fact("p1", "p1#0001", "The batch size is 256.", 256.0)]
+    # A value computed from the batch size the setup paragraph states (dev h7_14): that
+    # sentence's page, not the results table the localizer found, is where it was read.
+    grounded = ground_evidence([table, cited], stated, {"p1": paper}, computed=True)
+    assert [item.submission()["locator"] for item in grounded] == [
+        {"page": 2, "section": "4.1 Setup"},
+        {"page": 6, "citation_id": "7"},
+    ]
+    assert grounded[0].source_type == "text_span" and grounded[0].score == 0.9
+    assert grounded[0].reasons == ["the answer was read in this sentence"]
+    # A choice read in a sentence takes the place of the paper's other sentences only: a
+    # table or figure the localizer found for a value stays.
+    read = ground_evidence([table, other], stated, {"p1": paper})
+    assert [item.submission()["locator"] for item in read] == [
+        {"page": 4, "table_id": "Table 1"},
+        {"page": 2, "section": "4.1 Setup"},
+    ]
