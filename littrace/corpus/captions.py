@@ -43,6 +43,8 @@ _LABEL = re.compile(
 _STRONG = re.compile(r"^\s*[:|]")
 _STOP = re.compile(r"^\.(?:\s|$)")
 _CAPITALISED = re.compile(r"^\s+[\"“(\[]?[A-Z]")
+# The punctuation after a label's number, before what the caption says.
+_LABEL_PUNCTUATION = re.compile(r"^\s*[.:|]?\s*")
 # Captions set smaller than this share of the body size are text inside a figure (a
 # screenshot of another paper, say), not captions of this paper.
 _MIN_SIZE_RATIO = 0.7
@@ -88,6 +90,20 @@ def match_caption_label(text: str) -> CaptionLabel | None:
     if _roman(number) and label.lower() in ("fig.", "tab.") and strength < 2:
         return None  # "Fig. I" is too rare a form to take on weak evidence
     return CaptionLabel(_LABELS[label.lower()], f"{label} {number}", number, strength)
+
+
+def caption_body(text: str) -> str:
+    """``text`` after the caption label that starts it and the label's punctuation: what
+    the caption says; ``text`` itself when no label starts it.
+
+    Example:
+        >>> caption_body("Table 5. Semantic segmentation on ADE20K.")
+        'Semantic segmentation on ADE20K.'
+        >>> caption_body("TABLE II: Results")
+        'Results'
+    """
+    match = _LABEL.match(text.strip())
+    return text if match is None else _LABEL_PUNCTUATION.sub("", match.group("rest"), count=1)
 
 
 def parse_caption(text: str) -> tuple[ObjectKind, str, str] | None:

@@ -39,6 +39,7 @@ from typing import Any
 
 from littrace.asks import question_modalities
 from littrace.config import ReadSettings
+from littrace.corpus.captions import caption_body
 from littrace.corpus.document import Chunk, Citation, PaperObject, Reference
 from littrace.evaluate.official import evidence_key
 from littrace.littraceqa import Question, SourceType
@@ -88,8 +89,6 @@ _MODALITY = {
     "equation": "equation",
     "algorithm": "algorithm",
 }
-# "Table 5." / "Fig. 3:" / "TABLE II" at a caption's start.
-_CAPTION_LABEL = re.compile(r"^\s*[A-Za-z]+\.?\s*[0-9IVXLivxl]+[a-z]?\s*[.:|]?\s*")
 _REMARK = re.compile(r"\s*\([^()]*\)")
 # Title terms a question must use to describe an object by it (one shared word is chance).
 _TITLE_TERMS = 2
@@ -238,7 +237,7 @@ def caption_title(caption: str) -> str:
         >>> caption_title("Table 2: Ablation of X on A and B (word error rate).")
         'Ablation of X on A and B.'
     """
-    first = next(iter(sentences(_CAPTION_LABEL.sub("", caption, count=1))), "")
+    first = next(iter(sentences(caption_body(caption))), "")
     return _REMARK.sub("", first)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from littrace.corpus.captions import parse_caption
+from littrace.corpus.captions import caption_body, parse_caption
 from littrace.corpus.document import PaperObject
 from littrace.corpus.layout import extract_layout
 from littrace.corpus.objects import find_objects, object_regions
@@ -75,6 +75,20 @@ def test_parse_caption_accepts_labels(text: str, expected: tuple[str, str, str])
 )
 def test_parse_caption_rejects_mentions(text: str) -> None:
     assert parse_caption(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("Table 5. Semantic segmentation on ADE20K.", "Semantic segmentation on ADE20K."),
+        ("Figure 12b: Loss curves", "Loss curves"),
+        ("TABLE II | Results per language", "Results per language"),
+        ("Fig. 3 Overview of the pipeline", "Overview of the pipeline"),
+        ("Results without a label", "Results without a label"),
+    ],
+)
+def test_caption_body_is_what_follows_the_label(text: str, body: str) -> None:
+    assert caption_body(text) == body
 
 
 # --- synthetic PDFs --------------------------------------------------------------------------
