@@ -8,10 +8,11 @@ latest ingest run; indexes of it that are missing are built first, with the inde
 Questions are answered on the configured task runner, one mapped task each, and only when the
 answers artifact is not built yet: a rerun with nothing changed maps no question and commits
 from cache, and a rerun after an interruption answers only the questions that had not
-finished (each finished record is journaled beside the artifact store, as ``littrace
-answer`` journals them; the per-question tasks keep no Prefect cache of their own). The submission is checked with the official validator (``littrace validate``)
-before it is written, atomically, to the run folder and to the stable
-``<artifact_root>/submissions/<split>.jsonl``. With gold, the evaluate flow scores it.
+finished (each finished record is journaled in the artifact store, as ``littrace answer``
+journals them; the per-question tasks keep no Prefect cache of their own). The submission is
+checked with the official validator (``littrace validate``) before it is written,
+atomically, to the run folder and to the stable ``<artifact_root>/submissions/<split>.jsonl``.
+With gold, the evaluate flow scores it.
 
 Example:
     >>> from flows.answer import answer_flow

@@ -25,10 +25,9 @@ from littrace.digest import sha256_file
 from littrace.index.stage import IndexArtifacts
 from littrace.littraceqa import Question, read_jsonl
 from littrace.read.writer import checked_record, record_errors, write_submission
-from littrace.retrieve.run import CANDIDATES_SCHEMA, candidate_rows
+from littrace.retrieve.run import CANDIDATES_SCHEMA, PARTIAL_DIR, candidate_rows
 
 STAGE = "answers"
-PARTIAL_DIR = ".partial"  # a dot name: ArtifactStore.artifacts() skips it
 # The resume journal of an answers artifact not committed yet (see journal_folder).
 RECORDS_FILE = "records.jsonl"
 # The settings an answer depends on. The deadline is among them: a raised one must answer

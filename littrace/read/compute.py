@@ -1,18 +1,21 @@
-"""Computed answers from two aligned table cells: "by how many points does A exceed B".
+"""Computed answers: the difference or ratio of two numbers the question names ("by how many
+points does A exceed B", "how many times larger is A's batch size").
 
 The operands are the two cells the question names best that share a row or a column (the
-two methods of one column, the two settings of one row), or one cell of each of two papers:
-among the best-aligned cells of each paper (:func:`littrace.read.units.align`, each paper read
-with its own view of the question), the pair with the highest summed alignment. The answer is
-their absolute difference, printed with the operands' decimals ("83.64" - "79.14" = "4.50").
+two methods of one column, the two settings of one row), or one number of each of two works
+the question describes: among the best-aligned cells of each paper
+(:func:`littrace.read.units.align`, each paper read with its own view of the question) and,
+for two works, the quantities their prose sentences state (scored by their sentence window
+and how near the asking sentence's terms stand), the pair with the highest summed score. The
+answer is their absolute difference, printed with the operands' decimals ("83.64" - "79.14"
+= "4.50"), or the larger over the smaller.
 
-Multiple-choice options that are differences are checked the same way: the pair whose
-difference is an option, each operand scored against the best-named cell of its own paper
-(papers name what they measure in their own words: "S2ORC-SciBERT" for "the corpus-pretrained
-model").
+Multiple-choice options are checked the same way: the pair whose result is an option, each
+operand scored against the best-named number of its own paper (papers name what they
+measure in their own words: "S2ORC-SciBERT" for "the corpus-pretrained model").
 
 Example:
-    >>> computed = difference(question, data)  # doctest: +SKIP
+    >>> computed = computed_value(data)  # doctest: +SKIP
     >>> computed.text, computed.how  # doctest: +SKIP
     ('4.50', "|83.64 - 79.14|: Table 1 ('ChemProt',) ...")
 """
@@ -26,13 +29,7 @@ from dataclasses import dataclass, field, replace
 from littrace.numbers import Number, decimals, numbers, parse_value, same_number
 from littrace.read.choice import TableUnits, table_units
 from littrace.read.choice.counts import stated
-from littrace.read.choice.sentences import (
-    described_in_papers,
-    rarity,
-    sentence_windows,
-    weights_in_papers,
-    window_score,
-)
+from littrace.read.choice.sentences import sentence_windows, window_weights
 from littrace.read.cross_paper import GENERIC
 from littrace.read.records import Fact, SynthesisInput
 from littrace.read.tables import subject_name
@@ -48,7 +45,7 @@ from littrace.read.units import (
 )
 from littrace.read.views import paper_views, question_parts, work_of
 
-__all__ = ["Computed", "asked_operation", "asks_difference", "difference"]
+__all__ = ["Computed", "asked_operation", "asks_difference", "computed_value"]
 
 _DIFFERENCE = re.compile(
     r"\bby how (?:many|much)\b|\bdifference\b|\bgap\b|\bmargin\b|\bhow many points\b"
@@ -212,35 +209,32 @@ def _stated_operands(data: SynthesisInput) -> list[Operand]:
     terms that describe or name the papers find the sentence, not the number."""
     text = data.question.question
     windows = sentence_windows(data)
-    told = {t for o in data.question.multiple_choice_options or [] for t in terms(o.text)}
-    asked = [t for t in dict.fromkeys(terms(text)) if t not in told]
-    weight = rarity(asked, [window.own for window in windows])
-    total = sum(weight.values())
-    if total <= 0:
+    weights = window_weights(data.question, data, windows)
+    if weights is None:
         return []
-    described = described_in_papers(text, data)
-    weight_in = weights_in_papers(weight, described)
     naming = {
         t
         for paper_id in data.papers
         if paper_id in data.contexts
         for t in terms(data.contexts[paper_id].paper.title)
     }
-    focus = {t for t in terms(asking_sentence(text)) if t in weight and t not in naming | GENERIC}
+    focus = {
+        t for t in terms(asking_sentence(text)) if t in weights.terms and t not in naming | GENERIC
+    }
     counts = _MAGNITUDE_ASKED.search(asking_clause(text)) is not None
     found: dict[str, list[Operand]] = {}
     for window in windows:
         context = data.contexts[window.paper_id]
-        base = window_score(window, weight_in[window.paper_id]) / total
+        base = weights.share(window)
         # Positions in the sentence as it states quantities: citation markers and bracketed
         # notes ("[PVLDB 2023]") dropped.
         plain = stated(_BRACKETED.sub(" ", window.text))
         for number in numbers(plain):
-            nearness = _nearness(plain, number, focus)
+            unit = _SUFFIX.match(plain, number.end)
+            nearness = _nearness(plain, number, unit.end() if unit else number.end, focus)
             score = base * nearness
             if score <= 0:
                 continue
-            unit = _SUFFIX.match(plain, number.end)
             fact = Fact(window.paper_id, window.chunk_id, window.text, number.value, "", "", "")
             found.setdefault(window.paper_id, []).append(
                 Operand(
@@ -264,14 +258,13 @@ def _stated_operands(data: SynthesisInput) -> list[Operand]:
     return operands
 
 
-def _nearness(text: str, number: Number, focus: set[str]) -> float:
-    """How close a term of ``focus`` stands to ``number`` in ``text``: 1 right beside it,
-    a tenth less per word between, ``_NOT_BESIDE`` when none is within a few words ("for
-    20 epochs, where batch size of 256": "batch size" is nearer 256 than 20)."""
+def _nearness(text: str, number: Number, end: int, focus: set[str]) -> float:
+    """How close a term of ``focus`` stands to ``number`` in ``text`` (``end``: past the
+    scale printed onto it, "3.1B", which is no word between it and its noun): 1 right
+    beside it, a tenth less per word between, ``_NOT_BESIDE`` when none is within a few
+    words ("for 20 epochs, where batch size of 256": "batch size" is nearer 256 than 20)."""
     before = text[: number.start].split()[-_BESIDE_WORDS:][::-1]
-    # A scale printed onto the number ("3.1B") is no word between it and its noun.
-    suffix = _SUFFIX.match(text, number.end)
-    after = text[suffix.end() if suffix else number.end :].split()[:_BESIDE_WORDS]
+    after = text[end:].split()[:_BESIDE_WORDS]
     distances = [
         k
         for side in (before, after)
@@ -338,7 +331,7 @@ def asked_operation(question: str) -> str | None:
     return _DIFFERENCE_OPERATION if _DIFFERENCE.search(question) else None
 
 
-def difference(data: SynthesisInput, options: Sequence[str] = ()) -> Computed | None:
+def computed_value(data: SynthesisInput, options: Sequence[str] = ()) -> Computed | None:
     """The computation the question asks for (:func:`asked_operation`) of the two numbers it
     names best that it compares (one row or column of a table, or one number of each of
     two works it describes, from a table or a prose sentence); with ``options``, of the best

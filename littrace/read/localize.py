@@ -156,6 +156,16 @@ def _sentence_item(
     )
 
 
+def _object_item(
+    context: PaperContext, obj: PaperObject, chunk_id: str, score: float, text: str
+) -> EvidenceItem:
+    """The evidence item of a table, figure, equation or algorithm: its typed locator and
+    box."""
+    source_type, locator = object_locator(obj)
+    bbox = [float(x) for x in obj.bbox]
+    return EvidenceItem(context.paper_id, source_type, locator, score, chunk_id, bbox, text)
+
+
 def _page_of(pages: list[tuple[int, str]], sentence: str, default: int) -> int:
     needle = norm(sentence)[:80]
     if needle:
@@ -328,7 +338,6 @@ def paper_candidates(
         items.append(item)
 
     for obj in context.objects:
-        source_type, locator = object_locator(obj)
         chunk = chunk_of_object.get(obj.object_id)
         text = f"{obj.caption}\n{obj.text}\n{lead_in(context, obj)}"
         glossary = table_glossary(context, obj) if obj.kind == "table" and obj.cells else None
@@ -336,13 +345,8 @@ def paper_candidates(
             # A table printing short forms ("QQP 50K") is about their long forms too.
             spelled = (glossary.spell(label) for label in header_labels(obj.cells))
             text += "\n" + " ".join(filter(None, spelled))
-        item = EvidenceItem(
-            context.paper_id, source_type, locator, query.score(text) + OBJECT_BONUS
-        )
-        if chunk is not None:
-            item.chunk_id = chunk.chunk_id
-        item.bbox = [float(x) for x in obj.bbox]
-        item.text = text
+        chunk_id = chunk.chunk_id if chunk is not None else ""
+        item = _object_item(context, obj, chunk_id, query.score(text) + OBJECT_BONUS, text)
         cell = lookup_cell(obj.cells, own, own)
         if obj.kind == "table" and cell is not None:
             item.score += CELL_BONUS * cell.score
@@ -550,11 +554,11 @@ def ground_evidence(
             read_in[fact.paper_id] = item
     if not read_in:
         return evidence
+    replaced = _COMPUTED_REPLACES if computed else _READ_REPLACES
     grounded: list[EvidenceItem] = []
     placed: set[str] = set()
     for item in evidence:
         read = read_in.get(item.paper_id)
-        replaced = _COMPUTED_REPLACES if computed else _READ_REPLACES
         if read is None or item.source_type not in replaced[read.source_type]:
             grounded.append(item)
             continue
@@ -590,10 +594,6 @@ def _read_item(context: PaperContext, fact: Fact) -> EvidenceItem | None:
     obj = next((o for o in context.objects if o.object_id == chunk.object_id), None)
     if obj is None or obj.kind != "table":
         return None
-    source_type, locator = object_locator(obj)
-    item = EvidenceItem(
-        context.paper_id, source_type, locator, 0.0, chunk.chunk_id, [float(x) for x in obj.bbox]
-    )
-    item.text = f"{obj.caption}\n{obj.text}"
+    item = _object_item(context, obj, chunk.chunk_id, 0.0, f"{obj.caption}\n{obj.text}")
     item.reasons.append("the answer was read off this table")
     return item

@@ -6,10 +6,11 @@ in the localized sentences) and answers:
 * a **value** the question asks for: the table cell whose row label is the entity the question
   names (other than the paper's own subject, unless nothing else matches) and whose header
   is a column the question names;
-* a **calculation** when the question asks for a difference: the two cells of one row or
-  column the question names best (:mod:`littrace.read.compute`), else, for a gap to an unnamed
-  "strongest baseline", the subject's cell minus the best other row of that column, in
-  Python, printed with the table's precision;
+* a **calculation** when the question asks for a difference or a ratio: of the two cells of
+  one row or column the question names best, or of one number of each of two works it
+  describes, stated in a table or in prose (:mod:`littrace.read.compute`); else, for a gap
+  to an unnamed "strongest baseline", the subject's cell minus the best other row of that
+  column, in Python, printed with the table's precision;
 * a **tally** when a count question bounds a quantity ("how many of those datasets were used
   by at least 50 papers"): the rows of the table listing what it counts whose cell in the
   column the bound names meets it (:mod:`littrace.read.choice.tally`);
@@ -27,8 +28,8 @@ in the localized sentences) and answers:
   before a symbol
   the question names, else the object id the localizer found, else the option equal to the
   computed value (numbers compared numerically at the option's printed precision), else the
-  option that is the difference of two cells the question names (one of each paper, when it
-  compares papers; :func:`littrace.read.compute.difference`); failing
+  option that is the difference or ratio the question asks of two numbers it names (one of
+  each work, when it compares works; :func:`littrace.read.compute.computed_value`); failing
   those, among the options whose table cells align nearly as well as the best one's
   (:func:`littrace.read.choice.table_contenders`; all options when no cell prints them): the
   option printed in the sentence window naming most of the question's rarer terms
@@ -73,7 +74,7 @@ from littrace.read.choice import (
     table_contenders,
 )
 from littrace.read.choice.tally import tally
-from littrace.read.compute import asks_difference, difference
+from littrace.read.compute import asks_difference, computed_value
 from littrace.read.extremes import extreme_word, lower_is_better, wants_lower
 from littrace.read.heuristic import question_query
 from littrace.read.records import Fact, PaperContext, Synthesis, SynthesisInput
@@ -417,7 +418,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
     facts: list[Fact] = []
     steps: list[dict[str, Any]] = []
     value: Value | None = None
-    computed = difference(data)
+    computed = computed_value(data)
     if computed is not None:
         value = Value(computed.text, computed.number, tuple(computed.facts), computed.how)
     tallied = tally(data) if value is None else None
@@ -479,9 +480,9 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             if chosen and computed is not None:
                 grounds, from_operands = list(value.facts), True
         if chosen is None:
-            # The operands whose difference is one of the options, when the best-named
+            # The operands whose computation is one of the options, when the best-named
             # pair's is none of them.
-            operands = difference(data, [o.text for o in question.multiple_choice_options])
+            operands = computed_value(data, [o.text for o in question.multiple_choice_options])
             chosen = _match_option(question, operands.text) if operands else None
             if operands is not None and chosen is not None:
                 how = f"computed value among the options: {operands.how}"

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from littrace.corpus.document import PaperRecord
 from littrace.llm.replies import Plan
-from littrace.read.compute import asked_operation, asks_difference, difference
+from littrace.read.compute import asked_operation, asks_difference, computed_value
 from littrace.read.records import PaperContext, SynthesisInput
 from tests.read.helpers import context
 from tests.read.test_synthesize import ask, run
@@ -20,7 +20,7 @@ def data_for(text: str) -> SynthesisInput:
 
 def test_the_difference_of_two_cells_of_one_row_printed_with_their_decimals() -> None:
     text = "By how many F1 points does finetuned SciBERT beat finetuned BERT-Base on ChemProt?"
-    computed = difference(data_for(text))
+    computed = computed_value(data_for(text))
     assert computed is not None
     assert (computed.text, computed.number) == ("4.50", 4.5)
     assert {fact.text for fact in computed.facts} == {"83.64", "79.14"}
@@ -31,7 +31,7 @@ def test_the_difference_of_two_cells_of_one_row_printed_with_their_decimals() ->
 
 def test_the_difference_of_two_rows_of_one_column() -> None:
     text = "How many points higher is the frozen BERT-Base on BC5CDR than on JNLPBA?"
-    computed = difference(data_for(text))
+    computed = computed_value(data_for(text))
     assert computed is not None and computed.text == "11.03"  # 85.08 - 74.05
 
 
@@ -43,7 +43,7 @@ def test_only_a_question_that_asks_for_a_difference_is_computed() -> None:
     assert not asks_difference("How many more datasets are listed in Table 2?")
     assert asks_difference("How many seconds longer does random search take than ours?")
     assert not asks_difference("What does BERT-Base obtain on ChemProt?")
-    assert difference(data_for("What does BERT-Base obtain on ChemProt when frozen?")) is None
+    assert computed_value(data_for("What does BERT-Base obtain on ChemProt when frozen?")) is None
 
 
 def test_a_variant_named_with_a_symbol_is_another_row_and_metric_letters_read_as_words() -> None:
@@ -59,7 +59,7 @@ def test_a_variant_named_with_a_symbol_is_another_row_and_metric_letters_read_as
 
     def computed(text: str) -> str | None:
         data = SynthesisInput(ask(text), Plan(), ["p1"], {"p1": paper}, {}, [])
-        found = difference(data)
+        found = computed_value(data)
         return found.text if found else None
 
     assert computed("By how many points does DFSDT's average exceed that of ReACT?") == "19.41"
@@ -80,7 +80,7 @@ def test_numbers_the_table_does_not_hold_are_not_computed_from_it() -> None:
     text = "How many more negatives per query does the 2024 paper use than the citation-based one?"
     data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
     assert asks_difference(text)
-    assert difference(data) is None
+    assert computed_value(data) is None
 
 
 def test_the_papers_own_row_is_named_and_only_like_quantities_subtract() -> None:
@@ -95,7 +95,7 @@ def test_the_papers_own_row_is_named_and_only_like_quantities_subtract() -> None
 
     def computed_for(text: str) -> str:
         data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
-        found = difference(data)
+        found = computed_value(data)
         assert found is not None
         return found.text
 
@@ -128,7 +128,7 @@ def test_the_two_operands_differ_in_what_the_question_names() -> None:
         "top-1 accuracy exceed that of ViCLIP?"
     )
     data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
-    found = difference(data)
+    found = computed_value(data)
     # Not ViCLIP's top-1 against its own average (what sets them apart, "avg.", is not asked),
     # and the frame count "8", not the "1" of "top-1".
     assert found is not None and found.text == "6.3"  # 60.6 - 54.3
@@ -151,18 +151,18 @@ def test_options_are_checked_as_differences_of_one_cell_of_each_paper() -> None:
     )
     data = SynthesisInput(question, Plan(), ["p1", "p2"], {"p1": scibert, "p2": s2orc}, {}, [])
     # 84.59 - 83.64, one cell of each paper: each named as well as its paper's cells are.
-    found = difference(data, [o.text for o in question.multiple_choice_options or []])
+    found = computed_value(data, [o.text for o in question.multiple_choice_options or []])
     assert found is not None and found.text == "0.95"
     assert {fact.paper_id for fact in found.facts} == {"p1", "p2"}
     # Without the options to check, an operand must be named outright: the corpus paper's
     # column is named by none of the question's words, and a question describing two papers
     # compares one cell of each, not two of the SciBERT table (83.64 - 79.14).
-    assert difference(data) is None
+    assert computed_value(data) is None
     # Two versions of the SciBERT paper are one work: a cell of each is no cross-paper pair.
     arxiv = replace(scibert, paper=replace(scibert.paper, paper_id="p1v", venue="arXiv"))
     contexts = {"p1": scibert, "p1v": arxiv, "p2": s2orc}
     versions = SynthesisInput(question, Plan(), ["p1", "p1v", "p2"], contexts, {}, [])
-    assert difference(versions) is None
+    assert computed_value(versions) is None
 
 
 def _stating(paper_id: str, title: str, venue: str, year: int, setup: str) -> PaperContext:
@@ -204,16 +204,16 @@ def test_two_works_compared_by_the_quantities_their_prose_states() -> None:
     def data(asked: str, options: list[str] | None = None) -> SynthesisInput:
         return SynthesisInput(ask(described + asked, options), Plan(), ["p1", "p2"], papers, {}, [])
 
-    ratio = difference(data("How many times larger is the PVLDB paper's batch size?"))
+    ratio = computed_value(data("How many times larger is the PVLDB paper's batch size?"))
     assert ratio is not None and ratio.text == "8"  # 256 / 32, not 20 or 30 epochs
     assert {fact.paper_id for fact in ratio.facts} == {"p1", "p2"}
     # Options that are the other computations of the same operands (256 - 32, 256 + 32)
     # and another pair's ratio are told apart by the operation asked.
     options = ["288", "8", "224", "3.2"]
     asked = "By how much is the PVLDB paper's batch size larger than the JPCS paper's?"
-    found = difference(data(asked, options), options)
+    found = computed_value(data(asked, options), options)
     assert found is not None and found.text == "224"
-    found = difference(data("By what factor is the PVLDB batch size larger?", options), options)
+    found = computed_value(data("By what factor is the PVLDB batch size larger?", options), options)
     assert found is not None and found.text == "8"
     # One paper's prose alone gives no pair: its numbers are not what two works compare.
     alone = SynthesisInput(
@@ -224,7 +224,7 @@ def test_two_works_compared_by_the_quantities_their_prose_states() -> None:
         {},
         [],
     )
-    assert difference(alone) is None
+    assert computed_value(alone) is None
 
 
 def test_the_operation_asked_is_a_ratio_or_a_difference() -> None:

@@ -137,6 +137,37 @@ def weights_in_papers(
     }
 
 
+@dataclass(frozen=True)
+class WindowWeights:
+    """The question's terms that no option prints, weighted by their rarity among the
+    sentence windows (``terms``), and per paper with the terms describing it at a fraction
+    (``by_paper``, :func:`weights_in_papers`)."""
+
+    terms: dict[str, float]
+    by_paper: dict[str, dict[str, float]]
+    total: float
+
+    def share(self, window: Window) -> float:
+        """The share of the question's weight ``window`` names
+        (:func:`window_score` over the total)."""
+        return window_score(window, self.by_paper[window.paper_id]) / self.total
+
+
+def window_weights(
+    question: Question, data: SynthesisInput, windows: Sequence[Window]
+) -> WindowWeights | None:
+    """The question's term weights over ``windows`` (see :class:`WindowWeights`); None when
+    no term weighs anything."""
+    told = frozenset(t for o in question.multiple_choice_options or [] for t in terms(o.text))
+    asked = [t for t in dict.fromkeys(terms(question.question)) if t not in told]
+    weight = rarity(asked, [window.own for window in windows])
+    total = sum(weight.values())
+    if total <= 0:
+        return None
+    described = described_in_papers(question.question, data)
+    return WindowWeights(weight, weights_in_papers(weight, described), total)
+
+
 def sentence_choice(
     question: Question, data: SynthesisInput, among: Sequence[str] | None = None
 ) -> Choice | None:
@@ -147,13 +178,9 @@ def sentence_choice(
     windows = sentence_windows(data)
     if not options or not windows:
         return None
-    told = frozenset(t for o in every for t in terms(o.text))
-    asked = [t for t in dict.fromkeys(terms(question.question)) if t not in told]
-    weight = rarity(asked, [window.own for window in windows])
-    total = sum(weight.values())
-    if total <= 0:
+    weights = window_weights(question, data, windows)
+    if weights is None:
         return None
-    weight_in = weights_in_papers(weight, described_in_papers(question.question, data))
     counted = counted_terms(question.question)
     counting = {o.label: any(w[:1].isdigit() for w in o.text.split()) for o in options}
     printed = {o.label: _printed(o.text) for o in options}
@@ -172,7 +199,7 @@ def sentence_choice(
                     continue
             elif not contains_phrase(window.text, option.text):
                 continue
-            score = window_score(window, weight_in[window.paper_id]) / total
+            score = weights.share(window)
             share = 1.0
             if counted and counting[option.label]:
                 share = _counting(said, option.text, counted)
