@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import threading
 from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
@@ -133,6 +134,12 @@ def _module_file(module: str, root: Path) -> Path | None:
     return None
 
 
+# CPython 3.11's ast.parse can fail with "AST constructor recursion depth mismatch" when
+# threads parse at once (cf. CPython gh-106905): flows served in one process compute their
+# code versions in threads (seen in a clean-clone CI run of the served answer/test).
+_PARSE_LOCK = threading.Lock()
+
+
 @cache
 def _imports(module: str, root: Path) -> frozenset[str]:
     """The project modules ``module`` imports (with their parent packages), key machinery out."""
@@ -140,7 +147,9 @@ def _imports(module: str, root: Path) -> frozenset[str]:
     assert path is not None
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
-    for name in _imported_names(ast.parse(path.read_bytes(), str(path)), package):
+    with _PARSE_LOCK:
+        tree = ast.parse(path.read_bytes(), str(path))
+    for name in _imported_names(tree, package):
         parts = name.split(".")
         if parts[0] not in PROJECT_PACKAGES:
             continue
