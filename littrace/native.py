@@ -38,7 +38,16 @@ logger = logging.getLogger(__name__)
 
 PACKAGE = "littrace.corpus"
 #: The modules compiled, all in :data:`PACKAGE` (one mypyc group: all are used, or none).
-NATIVE_MODULES = ("pagescan", "layout", "objects", "references", "tables", "captions", "equations")
+NATIVE_MODULES = (
+    "pagescan",
+    "layout",
+    "objects",
+    "references",
+    "sentences",
+    "tables",
+    "captions",
+    "equations",
+)
 BUILD_ROOT = PROJECT_ROOT / "build" / "native"
 MANIFEST = "manifest.json"
 RUNTIME_DIR = "runtime"

@@ -31,18 +31,13 @@ from littrace.corpus.document import (
     PaperRecord,
     union_bbox,
 )
-from littrace.corpus.references import split_sentences
+from littrace.corpus.sentences import sentences
 
 
 def venue_year_tag(venue: str, year: int | None) -> str:
     """The ``[VENUE YEAR]`` tag that subqueries naming a venue and year start with."""
     parts = [part for part in (venue.strip(), str(year) if year else "") if part]
     return f"[{' '.join(parts)}]" if parts else ""
-
-
-def sentences(text: str) -> list[str]:
-    """The sentences of ``text`` (split as citation contexts are: not after "et al.", "Fig.")."""
-    return [text[start:end] for start, end in split_sentences(text)]
 
 
 def _pieces(text: str, max_chars: int, separator: str) -> Iterator[str]:

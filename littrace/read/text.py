@@ -20,9 +20,10 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from littrace.corpus import sentences as corpus_sentences
+
 # Letters and digits of any script ("πₜ" reads as "πt" after NFKC), joined by - . / @.
 _TOKEN = re.compile(r"[^\W_]+(?:[-./@][^\W_]+)*")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])|\n+")
 STOPWORDS = frozenset(
     [
         "a",
@@ -174,8 +175,15 @@ class Query:
 
 
 def sentences(text: str) -> list[str]:
-    """``text`` cut at sentence ends and line breaks; empty pieces dropped."""
-    return [piece.strip() for piece in _SENTENCE_END.split(text) if piece.strip()]
+    """``text`` cut at line breaks, then into sentences by the corpus's splitter
+    (:func:`littrace.corpus.sentences.sentences`: not after "et al.", "Fig." or an initial);
+    empty pieces dropped."""
+    return [
+        piece.strip()
+        for line in text.splitlines()
+        for piece in corpus_sentences.sentences(line)
+        if piece.strip()
+    ]
 
 
 def asking_sentence(question: str) -> str:

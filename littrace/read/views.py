@@ -52,7 +52,6 @@ _YEAR = re.compile(r"(?<![\w.])((?:19|20)\d\d)(?![\w.])")
 # What a citation prints before its year: "Ammar et al., 2018", "Chang et al. (2023)",
 # "Lo and Wang (2020)".
 _CITED_BEFORE = re.compile(r"(?:\bet\s+al\.?|\b[A-Z][\w'’-]+\s+(?:and|&)\s+[A-Z][\w'’-]+),?\s*\(?$")
-_ET_AL_END = re.compile(r"\bet\s+al\.$")
 _WORD = re.compile(r"[^\W_][\w-]*")
 # The marker of an item of an enumeration: "(a)", "(ii)", "(2)".
 ENUMERATION_ITEM = r"\((?:[ivx]{1,4}|[a-h]|\d)\)"
@@ -104,17 +103,6 @@ def _mentions(sentence: str, papers: Sequence[PaperRecord]) -> list[tuple[int, f
     return found
 
 
-def _sentences(question: str) -> list[str]:
-    """The question's sentences, a citation's "et al." ending none ("Chang et al. (2023)")."""
-    found: list[str] = []
-    for piece in sentences(question):
-        if found and _ET_AL_END.search(found[-1]):
-            found[-1] = f"{found[-1]} {piece}"
-        else:
-            found.append(piece)
-    return found
-
-
 def _end(match: re.Match[str]) -> int:
     return match.end()
 
@@ -153,7 +141,7 @@ def _enumerated(sentence: str) -> list[str]:
 def question_parts(question: str, papers: Sequence[PaperRecord]) -> list[Part]:
     """``question`` cut into parts, each with the works it mentions (see the module doc)."""
     parts = []
-    for sentence in _sentences(question):
+    for sentence in sentences(question):
         for item in _enumerated(sentence):
             pieces = _by_mention(item, papers)
             owners = {piece.works for piece in pieces if piece.works}

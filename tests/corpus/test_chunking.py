@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from littrace.config import ChunkSettings
-from littrace.corpus.chunking import chunk_paper, sentences, venue_year_tag
+from littrace.corpus.chunking import chunk_paper, venue_year_tag
 from littrace.corpus.document import (
     Block,
     BlockRole,
@@ -141,13 +141,3 @@ def test_large_table_splits_at_row_ends_and_repeats_the_caption() -> None:
     assert all(c.text.startswith("Table 9: Big results.\n") and len(c.text) <= 400 for c in chunks)
     recovered = [line for c in chunks for line in c.text.split("\n")[1:]]
     assert recovered == rows.split("\n")
-
-
-def test_split_sentences_keeps_abbreviations() -> None:
-    text = "Smith et al. report 3.5 points. See Fig. 2 for details. It works (e.g. on QA)! Done."
-    assert sentences(text) == [
-        "Smith et al. report 3.5 points.",
-        "See Fig. 2 for details.",
-        "It works (e.g. on QA)!",
-        "Done.",
-    ]

@@ -12,8 +12,7 @@ import pytest
 from littrace.corpus import references as references_module
 from littrace.corpus.document import Block, BlockRole, Citation, Layout, Line, PageInfo, Reference
 from littrace.corpus.layout import extract_layout
-from littrace.corpus.references import find_citations, parse_references, split_sentences
-from littrace.corpus.references import sentences as sentences_module
+from littrace.corpus.references import find_citations, parse_references
 from tests.corpus.examples import run_source_examples
 
 PDFS = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pdfs"
@@ -264,30 +263,6 @@ def test_numbers_not_in_the_bibliography_are_not_citations() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("text", "sentences"),
-    [
-        (
-            "As Smith et al. (2020) show in Fig. 2, it works. It is fast.",
-            ["As Smith et al. (2020) show in Fig. 2, it works.", "It is fast."],
-        ),
-        (
-            "We gain 3.5 points, i.e. more. (See Sec. 4.) Done.",
-            ["We gain 3.5 points, i.e. more.", "(See Sec. 4.)", "Done."],
-        ),
-        (
-            "Models, e.g. BERT, help. J. Smith agrees.",
-            ["Models, e.g. BERT, help.", "J. Smith agrees."],
-        ),
-        ("Ends with a citation [3]. Next one.", ["Ends with a citation [3].", "Next one."]),
-    ],
-)
-def test_split_sentences_keeps_abbreviations(text: str, sentences: list[str]) -> None:
-    assert [text[a:b] for a, b in split_sentences(text)] == sentences
-
-
 def test_module_examples_run() -> None:
-    # The package's example, and split_sentences' in the submodule that defines it.
-    for module in (references_module, sentences_module):
-        result = run_source_examples(module)
-        assert result.failed == 0 and result.attempted > 0, module.__name__
+    result = run_source_examples(references_module)
+    assert result.failed == 0 and result.attempted > 0

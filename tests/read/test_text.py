@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from littrace.read.text import asking_clause, asking_sentence
+from littrace.read.text import asking_clause, asking_sentence, sentences
 
 
 def test_the_asking_clause_is_the_one_its_question_word_opens() -> None:
@@ -16,7 +16,16 @@ def test_the_asking_clause_is_the_one_its_question_word_opens() -> None:
     assert (
         asking_clause("Which model, trained longer, wins?") == "Which model, trained longer, wins?"
     )
-    assert asking_sentence("A paper studies X. Which model wins?") == "Which model wins?"
+    assert asking_sentence("A paper studies graphs. Which model wins?") == "Which model wins?"
     assert asking_sentence("") == ""
     # A preposition may lead the question word.
     assert asking_clause("On ChemProt, by how much does A beat B?") == "by how much does A beat B?"
+
+
+def test_sentences_cut_at_line_breaks_not_after_citations() -> None:
+    text = "As Chang et al. (2023) show, it helps. Fig. 2 agrees\nTable 3: Results."
+    assert sentences(text) == [
+        "As Chang et al. (2023) show, it helps.",
+        "Fig. 2 agrees",
+        "Table 3: Results.",
+    ]

@@ -45,6 +45,5 @@ Example:
 
 from littrace.corpus.references.bibliography import parse_references
 from littrace.corpus.references.citations import find_citations
-from littrace.corpus.references.sentences import split_sentences
 
-__all__ = ["find_citations", "parse_references", "split_sentences"]
+__all__ = ["find_citations", "parse_references"]

@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from littrace.corpus.document import BBox, Block, Citation, Layout, Reference, union_bbox
-from littrace.corpus.references.sentences import split_sentences
+from littrace.corpus.sentences import split_sentences
 
 # Citations in sentences.
 _NUMERIC_CITE = re.compile(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from littrace.corpus.document import Reference
-from littrace.corpus.references.sentences import ABBREVIATIONS
+from littrace.corpus.sentences import ABBREVIATIONS
 
 BRACKET_LABEL = re.compile(r"^\s*\[(\d{1,4})\]\s*")
 DOTTED_LABEL = re.compile(r"^\s*(\d{1,4})\.\s+(?=\S)")

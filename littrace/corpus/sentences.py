@@ -1,5 +1,5 @@
-"""Sentence splitting that does not stop at abbreviations ("et al.", "e.g.", "Fig."),
-initials or decimals."""
+"""The one sentence splitter: it does not stop at abbreviations ("et al.", "e.g.", "Fig."),
+initials or decimals. Citation contexts, chunks and the reader all cut text with it."""
 
 from __future__ import annotations
 
@@ -43,3 +43,13 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     if text[start:].strip():
         spans.append((start, len(text.rstrip())))
     return spans
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (:func:`split_sentences`).
+
+    Example:
+        >>> sentences("Lo et al. (2020) parse PDFs. They release S2ORC.")
+        ['Lo et al. (2020) parse PDFs.', 'They release S2ORC.']
+    """
+    return [text[start:end] for start, end in split_sentences(text)]
