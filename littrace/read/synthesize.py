@@ -33,7 +33,8 @@ in the localized sentences) and answers:
   those, among the options whose table cells align nearly as well as the best one's
   (:func:`littrace.read.choice.table_contenders`; all options when no cell prints them): the
   option printed in the sentence window naming most of the question's rarer terms
-  (:func:`littrace.read.choice.sentence_choice`), else the option best supported by the
+  (:func:`littrace.read.choice.sentence_choice`; any option's window when the contenders'
+  cells align exactly alike, since then the table does not show the answer is theirs), else the option best supported by the
   evidence: present in a passage, weighted by how much of the question the passage covers;
   options the passages support equally (often none of them printed verbatim) are told apart
   by the share of their telling numbers the passages print
@@ -489,10 +490,18 @@ def synthesize(data: SynthesisInput) -> Synthesis:
                 facts.extend(operands.facts)
                 grounds, from_operands = operands.facts, True
         step: dict[str, Any] = {"step": "multiple_choice"}
-        among = table_contenders(question, data) if chosen is None else None
-        if among is not None and len(among) < len(question.multiple_choice_options):
-            step["table_contenders"] = among
-        windowed = sentence_choice(question, data, among) if chosen is None else None
+        among: list[str] | None = None
+        windowed = None
+        if chosen is None:
+            contending = table_contenders(question, data)
+            among = contending.labels
+            if len(among) < len(question.multiple_choice_options):
+                step["table_contenders"] = among
+            # Cells aligned alike do not show the answer is theirs: a sentence printing
+            # another option with the question's words around it decides first.
+            if contending.tied:
+                windowed = sentence_choice(question, data)
+            windowed = windowed or sentence_choice(question, data, among)
         if windowed is not None:
             chosen, how, step["support"] = windowed.label, windowed.how, windowed.support
             facts.extend(windowed.facts)

@@ -57,19 +57,46 @@ def test_no_clear_winner_is_left_to_other_evidence() -> None:
 
 
 def test_without_a_clear_winner_the_cells_still_narrow_the_contenders() -> None:
-    from littrace.read.choice import table_contenders
+    from littrace.read.choice import Contenders, table_contenders
 
     paper = context(cells=SCIBERT, method="LongEval")
     # "frozen" rules out both finetuned cells; nothing decides between the models.
     record = ask("What is the frozen score on ChemProt?", CHEMPROT, freeform=False)
     data = SynthesisInput(record, Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
     assert aligned_choice(record, data) is None
-    assert table_contenders(record, data) == ["B", "C"]
+    assert table_contenders(record, data) == Contenders(["B", "C"], tied=True)
     assert run(record, [paper])["multiple_choice"]["gold"] in ("B", "C")
     # Options no cell prints leave every option in contention.
     absent = ask("What is the frozen score on ChemProt?", ["1.5", "2.5", "3.5", "4.5"], False)
     data = SynthesisInput(absent, Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
-    assert table_contenders(absent, data) == ["A", "B", "C", "D"]
+    assert table_contenders(absent, data).labels == ["A", "B", "C", "D"]
+
+
+def test_contenders_the_table_cannot_tell_apart_yield_to_a_sentence_naming_the_question() -> None:
+    from littrace.read.choice import Contenders, table_contenders
+
+    usage = (
+        ("Measure", "AVG", "SD"),
+        ("Paper opens", "39.3", "20.1"),
+        ("Paper saves", "25.8", "9.4"),
+    )
+    paper = _prose_paper(
+        "During the deployment, each paper contained 41.0 inline citations on average.",
+        "Readers saved 25.8 and opened 39.3 documents on average.",
+    )
+    paper = replace(paper, objects=context(cells=usage).objects)
+    question = "On average, how many inline citations did each paper contain in the deployment?"
+    record = ask(question, ["39.3", "41.0", "25.8", "20.1"], freeform=False)
+    data = SynthesisInput(record, Plan(), ["p1"], {"p1": paper}, {}, [])
+    # The AVG cells of rows the question does not name align alike: no reading of it.
+    assert table_contenders(record, data) == Contenders(["A", "C"], tied=True)
+    # Read as the cited paper of a citing one, whose own table is read first for a value.
+    citing = context(paper_id="p0", method="PaperKit")
+    assert run(record, [citing, paper])["multiple_choice"]["gold"] == "B"
+    # Cells the question tells apart still narrow the choice to theirs.
+    told = ask("What is the SD of paper saves?", ["39.3", "41.0", "25.8", "9.4"], freeform=False)
+    data = SynthesisInput(told, Plan(), ["p1"], {"p1": paper}, {}, [])
+    assert not table_contenders(told, data).tied
 
 
 def test_an_extreme_question_reads_the_named_column_of_the_options_rows() -> None:
@@ -473,7 +500,7 @@ def test_a_cell_the_question_hardly_names_neither_chooses_nor_alone_narrows() ->
     )
     data = SynthesisInput(record, Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
     assert aligned_choice(record, data) is None
-    assert table_contenders(record, data) == ["A", "B", "C", "D"]
+    assert table_contenders(record, data).labels == ["A", "B", "C", "D"]
 
 
 def test_options_naming_rows_are_told_apart_by_what_the_rest_of_their_row_prints() -> None:

@@ -36,7 +36,12 @@ Example:
     ('C', "Table 1 row ('Bio', 'NER', 'JNLPBA') column ('SCIBERT', 'Frozen') = 75.77")
 """
 
-from littrace.read.choice.cells import aligned_choice, described_row_choice, table_contenders
+from littrace.read.choice.cells import (
+    Contenders,
+    aligned_choice,
+    described_row_choice,
+    table_contenders,
+)
 from littrace.read.choice.claims import claim_support
 from littrace.read.choice.references import (
     reference_choice,
@@ -49,6 +54,7 @@ from littrace.read.options import option_claims
 
 __all__ = [
     "Choice",
+    "Contenders",
     "TableUnits",
     "aligned_choice",
     "claim_support",

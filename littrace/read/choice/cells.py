@@ -4,6 +4,7 @@ question asks, the extreme of the line it names, or the row that prints what it 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from littrace.littraceqa import Question
 from littrace.numbers import decimals, numbers, printed_numbers, same_shown, without_numbers
@@ -305,17 +306,30 @@ def _outer_named(
     return next(cell for score, cell in named if score == best) if len(rows) == 1 else None
 
 
-def table_contenders(question: Question, data: SynthesisInput) -> list[str]:
+@dataclass(frozen=True)
+class Contenders:
+    """The option labels table cells leave in contention, and whether their cells align
+    exactly alike (``tied``): then nothing the question names tells them apart ("AVG" of
+    rows it does not name), and the table does not show the answer is one of them."""
+
+    labels: list[str]
+    tied: bool = False
+
+
+def table_contenders(question: Question, data: SynthesisInput) -> Contenders:
     """The option labels the selected papers' table cells leave in contention: those whose
     cells align nearly as well as the best one's (every label when no cell prints them,
     or when the one left is named too little to be chosen)."""
     every = [o.label for o in question.multiple_choice_options or []]
     found = value_support(question, table_units(question, data))
     if found is None:
-        return every
-    left = contenders(found[0])
+        return Contenders(every)
+    support = found[0]
+    left = contenders(support)
     # One contender is a choice, and needs the support a choice needs.
-    return every if len(left) == 1 and found[0][left[0]] < _FLOOR else left
+    if len(left) == 1 and support[left[0]] < _FLOOR:
+        return Contenders(every)
+    return Contenders(left, len(left) > 1 and len({support[label] for label in left}) == 1)
 
 
 def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
