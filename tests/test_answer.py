@@ -7,7 +7,7 @@ import dataclasses
 import json
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,6 @@ import littrace  # noqa: F401  (first: its bootstrap keeps litellm from fetching
 # isort: on
 import litellm
 import pytest
-from litellm.llms.custom_llm import CustomLLM
 
 import littrace.answer.journal as journal_module
 from littrace.answer import (
@@ -44,6 +43,7 @@ from littrace.read.backends import evidence_localizer, paper_reader, synthesizer
 from littrace.read.writer import fallback_record, record_errors
 from littrace.retrieve.retriever import retrieve
 from littrace.synth import SynthCorpus, generate_corpus
+from tests.scripted_llm import ScriptedLlm
 
 # Building the indexes and answering 30 + 71 questions takes minutes on a loaded 2-core box.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -364,37 +364,13 @@ def test_a_question_within_its_deadline_records_it_unexpired(bench: Bench) -> No
         assert not any(reason.startswith("deadline") for reason in trace["fallbacks"])
 
 
-@dataclass
-class SlowProvider(CustomLLM):
-    """A provider that takes ``delay_s`` to reply and, like an HTTP client, gives up with a
-    timeout error when the request's timeout is shorter; keeps every request's timeout."""
-
-    delay_s: float = 30.0
-    timeouts: list[float] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        super().__init__()
-
-    def completion(self, *args: Any, **kwargs: Any) -> Any:
-        timeout = float(kwargs["timeout"])
-        self.timeouts.append(timeout)
-        time.sleep(min(self.delay_s, timeout))
-        if timeout < self.delay_s:
-            raise litellm.Timeout(message="read timed out", model="m", llm_provider="slow")
-        response = kwargs["model_response"]
-        response.choices[0].message.content = "{}"
-        return response
-
-
 @pytest.fixture
-def slow_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LlmClient]:
+def slow_client(tmp_path: Path, scripted: ScriptedLlm) -> LlmClient:
     """A client (60 s per call, one retry) on a provider that needs 30 s per reply."""
-    provider = SlowProvider()
-    monkeypatch.setattr(
-        litellm, "custom_provider_map", [{"provider": "slow", "custom_handler": provider}]
-    )
+    scripted.delay_s = 30.0
+    scripted.script = ["{}"]
     llm = LlmSettings(backend="litellm", model="slow/model", timeout_s=60.0, max_retries=1)
-    yield LlmClient(llm.model_copy(update={"cache": False}), tmp_path / "llm_cache")
+    return LlmClient(llm.model_copy(update={"cache": False}), tmp_path / "llm_cache")
 
 
 @pytest.fixture(scope="module")
@@ -500,19 +476,15 @@ LLM_STEPS = {
 
 
 def test_a_run_whose_llm_replies_are_all_prose_counts_every_step_that_fell_back(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, scripted: ScriptedLlm
 ) -> None:
     """Each LLM call gets prose twice (the reply, then the repair round) and falls back: each
     trace's ``fallbacks`` names every step, and the predictions table, the run's fallback
     counts and the report count them all."""
     from littrace.answer import fallback_counts
     from littrace.report import build_report
-    from tests.llm.test_client import ScriptedProvider
 
-    provider = ScriptedProvider(script=[PROSE])
-    monkeypatch.setattr(
-        litellm, "custom_provider_map", [{"provider": "scripted", "custom_handler": provider}]
-    )
+    scripted.script = [PROSE]
     corpus = generate_corpus(tmp_path / "synth", n_papers=4, seed=2, n_questions=2)
     root = tmp_path / "artifacts"
     model_free = load_settings("test", overrides={"runtime.artifact_root": str(root)}, environ={})
@@ -525,7 +497,7 @@ def test_a_run_whose_llm_replies_are_all_prose_counts_every_step_that_fell_back(
     answers = answer_questions(corpus.questions, settings, corpus=artifact, indexes=indexes)
 
     traces = lines(answers.path / TRACES_FILE)
-    llm_calls = len(provider.calls) // 2  # each: the prose reply and the prose repair
+    llm_calls = len(scripted.calls) // 2  # each: the prose reply and the prose repair
     step_entries = [
         entry
         for trace in traces

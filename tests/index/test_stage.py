@@ -25,7 +25,8 @@ from littrace.index.stage import (
     latest_artifact,
 )
 from littrace.runtime import PROJECT_ROOT
-from littrace.synth import SynthCorpus, generate_corpus
+from littrace.synth import SynthCorpus
+from tests.tiny_world import TinyWorld
 
 
 def settings_for(root: Path, **overrides: Any) -> Settings:
@@ -35,17 +36,19 @@ def settings_for(root: Path, **overrides: Any) -> Settings:
 
 
 @pytest.fixture(scope="module")
-def synth(tmp_path_factory: pytest.TempPathFactory) -> SynthCorpus:
-    return generate_corpus(tmp_path_factory.mktemp("synth"), n_papers=10, seed=5, n_questions=10)
+def synth(tiny_world: TinyWorld) -> SynthCorpus:
+    """The tiny world's ten papers with gold (read-only)."""
+    return tiny_world.synth
 
 
 @pytest.fixture(scope="module")
 def built(
-    synth: SynthCorpus, tmp_path_factory: pytest.TempPathFactory
+    tiny_world: TinyWorld, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Settings, IndexArtifacts]:
-    settings = settings_for(tmp_path_factory.mktemp("artifacts"))
-    corpus = ingest(synth.pool, synth.pdf_dir, settings).artifact
-    return settings, build_indexes(corpus, settings)
+    """The tiny world's corpus and indexes, in a copy of its artifact root this module may
+    build more indexes in."""
+    world = tiny_world.copy(tmp_path_factory.mktemp("built") / "artifacts")
+    return world.settings, world.indexes
 
 
 def gold(synth: SynthCorpus) -> list[dict[str, Any]]:

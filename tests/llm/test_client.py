@@ -7,8 +7,7 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -23,14 +22,13 @@ from litellm.exceptions import (
     ServiceUnavailableError,
     Timeout,
 )
-from litellm.llms.custom_llm import CustomLLM
 
 from littrace.config import LlmSettings, load_settings
 from littrace.deadline import Deadline
 from littrace.llm import CallCache, LlmClient, LlmError
 from littrace.llm.replies import Subqueries, Verification
+from tests.scripted_llm import ScriptedLlm
 
-Reply = str | Exception | Callable[[], str]
 VALID = '{"subqueries": ["[ACL 2023] dense retrieval", "BM25 baseline"]}'
 MESSAGES = [
     {"role": "system", "content": "You are a retrieval assistant."},
@@ -38,68 +36,11 @@ MESSAGES = [
 ]
 
 
-@dataclass
-class Call:
-    model: str
-    messages: list[dict[str, str]]
-    params: dict[str, Any]
-    timeout: Any
-    api_key: Any
-
-
-@dataclass
-class ScriptedProvider(CustomLLM):
-    """Replies from a script, in order; the last entry repeats. Counts calls in flight."""
-
-    script: list[Reply] = field(default_factory=list)
-    calls: list[Call] = field(default_factory=list)
-    gate: threading.Barrier | None = None
-    active: int = 0
-    max_active: int = 0
-
-    def __post_init__(self) -> None:
-        super().__init__()
-        self._lock = threading.Lock()
-
-    def completion(self, *args: Any, **kwargs: Any) -> Any:
-        model, messages = kwargs["model"], kwargs["messages"]
-        with self._lock:
-            self.calls.append(
-                Call(
-                    model,
-                    [dict(m) for m in messages],
-                    dict(kwargs["optional_params"]),
-                    kwargs.get("timeout"),
-                    kwargs.get("api_key"),
-                )
-            )
-            reply = self.script[min(len(self.calls), len(self.script)) - 1]
-            self.active += 1
-            self.max_active = max(self.max_active, self.active)
-        try:
-            if self.gate is not None:
-                # Releases only when `parties` calls are in flight together: proves the limit
-                # is reached, while max_active proves it is never exceeded.
-                self.gate.wait(timeout=10)
-            if isinstance(reply, Exception):
-                raise reply
-            text = reply() if callable(reply) else reply
-            response = kwargs["model_response"]
-            response.choices[0].message.content = text
-            response.usage = litellm.Usage(prompt_tokens=11, completion_tokens=7, total_tokens=18)
-            return response
-        finally:
-            with self._lock:
-                self.active -= 1
-
-
 @pytest.fixture
-def provider(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedProvider]:
-    scripted = ScriptedProvider()
-    monkeypatch.setattr(
-        litellm, "custom_provider_map", [{"provider": "scripted", "custom_handler": scripted}]
-    )
-    yield scripted
+def provider(scripted: ScriptedLlm) -> ScriptedLlm:
+    """The scripted provider, each reply counting 11 prompt and 7 completion tokens."""
+    scripted.usage = (11, 7)
+    return scripted
 
 
 class Sleeps:
@@ -130,7 +71,7 @@ def question_fallback() -> Subqueries:
     return Subqueries(subqueries=["the question itself"])
 
 
-def test_valid_json_is_parsed_and_recorded(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_valid_json_is_parsed_and_recorded(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [VALID]
     result = make_client(tmp_path, temperature=0.0, max_tokens=321, timeout_s=7.5).complete_json(
         "decompose", MESSAGES, Subqueries, fallback=no_fallback
@@ -150,7 +91,7 @@ def test_valid_json_is_parsed_and_recorded(tmp_path: Path, provider: ScriptedPro
 
 
 def test_schema_goes_out_as_response_format_when_supported(
-    tmp_path: Path, provider: ScriptedProvider, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, provider: ScriptedLlm, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(litellm, "supports_response_schema", lambda model, *a, **k: True)
     provider.script = ['{"evidence_papers": ["p1"], "sufficient": true}']
@@ -165,7 +106,7 @@ def test_schema_goes_out_as_response_format_when_supported(
     assert response_format["json_schema"]["schema"] == Verification.model_json_schema()
 
 
-def test_json_mode_off_sends_no_response_format(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_json_mode_off_sends_no_response_format(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [VALID]
     make_client(tmp_path, json_mode=False).complete_json(
         "decompose", MESSAGES, Subqueries, fallback=no_fallback
@@ -173,7 +114,7 @@ def test_json_mode_off_sends_no_response_format(tmp_path: Path, provider: Script
     assert "response_format" not in provider.calls[0].params
 
 
-def test_fenced_json_is_accepted(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_fenced_json_is_accepted(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [f"```json\n{VALID}\n```\n"]
     result = make_client(tmp_path).complete_json(
         "decompose", MESSAGES, Subqueries, fallback=no_fallback
@@ -183,7 +124,7 @@ def test_fenced_json_is_accepted(tmp_path: Path, provider: ScriptedProvider) -> 
 
 
 def test_invalid_json_is_repaired_once_quoting_the_error(
-    tmp_path: Path, provider: ScriptedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script = ["Sure! Here are the subqueries: dense retrieval", VALID]
     result = make_client(tmp_path).complete_json(
@@ -205,7 +146,7 @@ def test_invalid_json_is_repaired_once_quoting_the_error(
     assert '"subqueries"' in repair[-1]["content"]  # the schema to conform to
 
 
-def test_schema_mismatch_repair_names_the_field(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_schema_mismatch_repair_names_the_field(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = ['{"evidence_papers": [], "sufficient": "perhaps"}', '{"sufficient": false}']
     result = make_client(tmp_path).complete_json(
         "verify", MESSAGES, Verification, fallback=lambda: Verification(sufficient=False)
@@ -217,7 +158,7 @@ def test_schema_mismatch_repair_names_the_field(tmp_path: Path, provider: Script
 
 
 def test_a_failing_repair_request_counts_its_own_attempts(
-    tmp_path: Path, provider: ScriptedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script = [
         "no json here",
@@ -231,9 +172,7 @@ def test_a_failing_repair_request_counts_its_own_attempts(
     assert result.record.reason.endswith("(after 2 attempts)")
 
 
-def test_hopeless_replies_fall_back_with_the_reason(
-    tmp_path: Path, provider: ScriptedProvider
-) -> None:
+def test_hopeless_replies_fall_back_with_the_reason(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = ["no json here", '{"queries": ["wrong key"]}']
     result = make_client(tmp_path).complete_json(
         "decompose", MESSAGES, Subqueries, fallback=question_fallback
@@ -245,9 +184,7 @@ def test_hopeless_replies_fall_back_with_the_reason(
     assert result.record.attempts == 2 and len(provider.calls) == 2  # exactly one repair
 
 
-def test_transient_errors_are_retried_with_backoff(
-    tmp_path: Path, provider: ScriptedProvider
-) -> None:
+def test_transient_errors_are_retried_with_backoff(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [
         RateLimitError(message="slow down", llm_provider="scripted", model="test"),
         Timeout(message="took too long", model="test", llm_provider="scripted"),
@@ -264,7 +201,7 @@ def test_transient_errors_are_retried_with_backoff(
     assert 0.005 <= sleeps.delays[0] <= 0.01 <= sleeps.delays[1] <= 0.02
 
 
-def test_backoff_is_capped(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_backoff_is_capped(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [APIConnectionError(message="reset", llm_provider="s", model="t")]
     sleeps = Sleeps()
     make_client(tmp_path, sleeps, max_retries=6).complete_json(
@@ -273,7 +210,7 @@ def test_backoff_is_capped(tmp_path: Path, provider: ScriptedProvider) -> None:
     assert len(sleeps.delays) == 6 and max(sleeps.delays) <= 0.05
 
 
-def test_exhausted_retries_fall_back(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_exhausted_retries_fall_back(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [
         ServiceUnavailableError(message="overloaded", llm_provider="scripted", model="t")
     ]
@@ -289,7 +226,7 @@ def test_exhausted_retries_fall_back(tmp_path: Path, provider: ScriptedProvider)
     assert not list((tmp_path / "llm_cache").rglob("*.json"))  # failures are not cached
 
 
-def test_a_bad_request_is_not_retried(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_a_bad_request_is_not_retried(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [BadRequestError(message="too long", model="t", llm_provider="s")]
     result = make_client(tmp_path).complete_json(
         "decompose", MESSAGES, Subqueries, fallback=question_fallback
@@ -298,7 +235,7 @@ def test_a_bad_request_is_not_retried(tmp_path: Path, provider: ScriptedProvider
     assert result.record.reason is not None and "BadRequestError" in result.record.reason
 
 
-def test_an_authentication_error_stops_the_run(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_an_authentication_error_stops_the_run(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [AuthenticationError(message="bad key", llm_provider="s", model="t")]
     with pytest.raises(LlmError, match="AuthenticationError"):
         make_client(tmp_path).complete_json(
@@ -307,9 +244,7 @@ def test_an_authentication_error_stops_the_run(tmp_path: Path, provider: Scripte
     assert len(provider.calls) == 1
 
 
-def test_cache_makes_a_rerun_free_across_clients(
-    tmp_path: Path, provider: ScriptedProvider
-) -> None:
+def test_cache_makes_a_rerun_free_across_clients(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [VALID]
     first = make_client(tmp_path).complete_json(
         "decompose", MESSAGES, Subqueries, fallback=no_fallback
@@ -328,7 +263,7 @@ def test_cache_makes_a_rerun_free_across_clients(
     assert cached is not None and cached.content == VALID
 
 
-def test_cache_replays_a_repair_without_calls(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_cache_replays_a_repair_without_calls(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = ["not json", VALID]
     make_client(tmp_path).complete_json("decompose", MESSAGES, Subqueries, fallback=no_fallback)
     rerun = make_client(tmp_path).complete_json(
@@ -339,7 +274,7 @@ def test_cache_replays_a_repair_without_calls(tmp_path: Path, provider: Scripted
 
 
 def test_an_invalid_reply_is_not_cached_so_a_rerun_asks_again(
-    tmp_path: Path, provider: ScriptedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script = ["not json", "still not json", VALID]
     failed = make_client(tmp_path).complete_json(
@@ -356,7 +291,7 @@ def test_an_invalid_reply_is_not_cached_so_a_rerun_asks_again(
 
 
 def test_refresh_asks_again_and_overwrites_the_cached_reply(
-    tmp_path: Path, provider: ScriptedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     newer = '{"subqueries": ["dense retrieval"]}'
     provider.script = [VALID, newer]
@@ -377,7 +312,7 @@ def test_refresh_asks_again_and_overwrites_the_cached_reply(
 
 
 def test_cache_key_covers_model_schema_and_parameters(
-    tmp_path: Path, provider: ScriptedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script = [VALID]
     make_client(tmp_path).complete_json("a", MESSAGES, Subqueries, fallback=no_fallback)
@@ -401,7 +336,7 @@ class Renamed(Subqueries):
     """Same fields, another schema name: a different request."""
 
 
-def test_cache_disabled_always_calls(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_cache_disabled_always_calls(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [VALID]
     client = make_client(tmp_path, cache=False)
     for _ in range(2):
@@ -410,7 +345,7 @@ def test_cache_disabled_always_calls(tmp_path: Path, provider: ScriptedProvider)
     assert not (tmp_path / "llm_cache").exists()
 
 
-def test_cost_and_tokens_are_recorded(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_cost_and_tokens_are_recorded(tmp_path: Path, provider: ScriptedLlm) -> None:
     litellm.register_model(
         {
             "scripted/priced": {
@@ -435,7 +370,7 @@ def test_cost_and_tokens_are_recorded(tmp_path: Path, provider: ScriptedProvider
     assert unpriced.record.prompt_tokens == 11
 
 
-def test_concurrency_limit_is_shared_by_threads(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_concurrency_limit_is_shared_by_threads(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [VALID]
     provider.gate = threading.Barrier(2)
     client = make_client(tmp_path, concurrency=2, cache=False)
@@ -460,7 +395,7 @@ def test_concurrency_limit_is_shared_by_threads(tmp_path: Path, provider: Script
     assert provider.max_active == 2
 
 
-def test_async_variant(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_async_variant(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [VALID]
     provider.gate = threading.Barrier(3)
     client = make_client(tmp_path, concurrency=3, cache=False)
@@ -484,7 +419,7 @@ def test_async_variant(tmp_path: Path, provider: ScriptedProvider) -> None:
 
 
 def test_backend_none_never_touches_litellm(
-    tmp_path: Path, provider: ScriptedProvider, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, provider: ScriptedLlm, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def forbidden(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("litellm must not be called")
@@ -501,7 +436,7 @@ def test_backend_none_never_touches_litellm(
 
 
 def test_api_key_comes_from_the_named_variable(
-    tmp_path: Path, provider: ScriptedProvider, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, provider: ScriptedLlm, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("LITTRACE_TEST_KEY", raising=False)
     with pytest.raises(LlmError, match="LITTRACE_TEST_KEY"):
@@ -522,7 +457,7 @@ def test_from_settings_puts_the_cache_under_the_artifact_root(tmp_path: Path) ->
     assert client.cache.directory == tmp_path / "llm_cache"
 
 
-def test_an_empty_reply_is_repaired(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_an_empty_reply_is_repaired(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = ["", VALID]
     result = make_client(tmp_path).complete_json(
         "decompose", MESSAGES, Subqueries, fallback=no_fallback
@@ -553,9 +488,7 @@ class ClockSleeps(Sleeps):
         self.clock.now += seconds
 
 
-def test_a_deadline_shortens_the_provider_timeout(
-    tmp_path: Path, provider: ScriptedProvider
-) -> None:
+def test_a_deadline_shortens_the_provider_timeout(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [VALID]
     clock = Clock()
     deadline = Deadline(5.0, clock)
@@ -573,7 +506,7 @@ def test_a_deadline_shortens_the_provider_timeout(
     assert provider.calls[1].timeout == 120.0
 
 
-def test_no_retry_starts_after_the_deadline(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_no_retry_starts_after_the_deadline(tmp_path: Path, provider: ScriptedLlm) -> None:
     clock = Clock()
 
     def times_out_at_the_deadline() -> str:
@@ -594,7 +527,7 @@ def test_no_retry_starts_after_the_deadline(tmp_path: Path, provider: ScriptedPr
     assert deadline.llm_calls_cut == 1
 
 
-def test_a_backoff_wait_ends_at_the_deadline(tmp_path: Path, provider: ScriptedProvider) -> None:
+def test_a_backoff_wait_ends_at_the_deadline(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script = [RateLimitError(message="slow down", llm_provider="scripted", model="t")]
     clock = Clock()
     sleeps = ClockSleeps(clock)
@@ -610,7 +543,7 @@ def test_a_backoff_wait_ends_at_the_deadline(tmp_path: Path, provider: ScriptedP
 
 
 def test_after_the_deadline_only_cached_replies_are_used(
-    tmp_path: Path, provider: ScriptedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script = [VALID]
     make_client(tmp_path).complete_json("decompose", MESSAGES, Subqueries, fallback=no_fallback)
@@ -631,9 +564,7 @@ def test_after_the_deadline_only_cached_replies_are_used(
     assert deadline.llm_calls_cut == 1
 
 
-def test_waiting_for_a_slot_ends_at_the_deadline(
-    tmp_path: Path, provider: ScriptedProvider
-) -> None:
+def test_waiting_for_a_slot_ends_at_the_deadline(tmp_path: Path, provider: ScriptedLlm) -> None:
     """One slot, held by another question's call: this question gives up at its deadline."""
     release = threading.Event()
 

@@ -13,13 +13,16 @@ from nbclient import NotebookClient
 from littrace.artifacts import ArtifactStore, Catalog
 from tests.report.fake_answers import fault
 from tests.report.synthetic_run import SyntheticRun, build_synthetic_run
+from tests.tiny_world import TinyWorld
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "inspect.ipynb"
 
 
 @pytest.fixture(scope="module")
-def executed(tmp_path_factory: pytest.TempPathFactory) -> tuple[SyntheticRun, Any]:
-    run = build_synthetic_run(tmp_path_factory.mktemp("notebook-run"))
+def executed(
+    tiny_world: TinyWorld, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[SyntheticRun, Any]:
+    run = build_synthetic_run(tiny_world, tmp_path_factory.mktemp("notebook-run"))
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("LITTRACE_CATALOG", str(run.root / "catalog.duckdb"))

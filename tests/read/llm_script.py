@@ -1,4 +1,5 @@
-"""A scripted litellm provider routing replies by reader step (no network), and read fixtures.
+"""The scripted provider (``tests/scripted_llm.py``) routing replies by reader step, and read
+fixtures.
 
 Each reader prompt is recognised by a phrase of its template, so a test scripts the replies of
 each step on its own (in order; the last one repeats) while the real LlmClient path runs:
@@ -7,8 +8,6 @@ rendering, caching, JSON parsing, repair rounds and retries.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,7 @@ from typing import Any
 import littrace  # noqa: F401  (first: its bootstrap keeps litellm from fetching price maps)
 
 # isort: on
-import litellm
 import pytest
-from litellm.llms.custom_llm import CustomLLM
 
 from littrace.config import ChunkSettings, LlmSettings
 from littrace.corpus.chunking import chunk_paper
@@ -28,8 +25,8 @@ from littrace.corpus.document import Chunk, PaperRecord
 from littrace.littraceqa import Question
 from littrace.llm import LlmClient
 from littrace.read.records import PaperContext, PaperReading
+from tests.scripted_llm import ScriptedLlm
 
-Reply = str | Exception
 PROMPT_TOKENS, COMPLETION_TOKENS = 100, 20
 MARKERS = {
     "read_paper": "judge one candidate paper on its own",
@@ -42,62 +39,19 @@ MARKERS = {
 }
 
 
-@dataclass
-class Call:
-    step: str
-    messages: list[dict[str, str]]
-
-    @property
-    def prompt(self) -> str:
-        return self.messages[-1]["content"]
-
-    @property
-    def first_prompt(self) -> str:
-        """The step's own prompt (a repair round appends the reply and a repair message)."""
-        return next(m["content"] for m in self.messages if m["role"] == "user")
-
-
-@dataclass
-class RoutedProvider(CustomLLM):
-    """Replies per step from ``script``; every call is kept in ``calls``."""
-
-    script: dict[str, list[Reply]] = field(default_factory=dict)
-    calls: list[Call] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        super().__init__()
-
-    def steps(self) -> list[str]:
-        return [call.step for call in self.calls]
-
-    def completion(self, *args: Any, **kwargs: Any) -> Any:
-        messages = [dict(message) for message in kwargs["messages"]]
-        first_user = next(m["content"] for m in messages if m["role"] == "user")
-        step = next(name for name, marker in MARKERS.items() if marker in first_user)
-        count = sum(call.step == step for call in self.calls)
-        self.calls.append(Call(step, messages))
-        replies = self.script[step]
-        reply = replies[min(count, len(replies) - 1)]
-        if isinstance(reply, Exception):
-            raise reply
-        response = kwargs["model_response"]
-        response.choices[0].message.content = reply
-        response.usage = litellm.Usage(
-            prompt_tokens=PROMPT_TOKENS,
-            completion_tokens=COMPLETION_TOKENS,
-            total_tokens=PROMPT_TOKENS + COMPLETION_TOKENS,
-        )
-        return response
+def reader_step(messages: list[dict[str, str]]) -> str:
+    """The reader step whose template the call's first user message was rendered from."""
+    first_user = next(m["content"] for m in messages if m["role"] == "user")
+    return next(name for name, marker in MARKERS.items() if marker in first_user)
 
 
 @pytest.fixture(name="provider")
-def provider_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[RoutedProvider]:
-    """The scripted provider behind ``scripted/...`` models (import it to use ``provider``)."""
-    routed = RoutedProvider()
-    monkeypatch.setattr(
-        litellm, "custom_provider_map", [{"provider": "scripted", "custom_handler": routed}]
-    )
-    yield routed
+def provider_fixture(scripted: ScriptedLlm) -> ScriptedLlm:
+    """The scripted provider with replies per reader step (import it to use ``provider``)."""
+    scripted.route = reader_step
+    scripted.script = {}
+    scripted.usage = (PROMPT_TOKENS, COMPLETION_TOKENS)
+    return scripted
 
 
 def make_client(tmp_path: Path, max_retries: int = 1) -> LlmClient:

@@ -11,13 +11,13 @@ from littrace.read.intragent import IntrAgentReader, paper_sections
 from littrace.read.passages import PaperView
 from tests.read.llm_script import (
     ModelFree,
-    RoutedProvider,
     context,
     make_client,
     provider_fixture,  # noqa: F401  (the provider fixture)
     question,
     scibert,
 )
+from tests.scripted_llm import ScriptedLlm
 
 QUESTION = question("Which optimizer and learning rate does Lanternfish use?")
 PAPER = context(
@@ -46,7 +46,7 @@ def read(tmp_path: Path, **intragent: Any) -> Any:
     return reader(QUESTION, Plan(), PAPER)
 
 
-def extracted_sections(provider: RoutedProvider) -> list[str]:
+def extracted_sections(provider: ScriptedLlm) -> list[str]:
     return [
         call.first_prompt.split("Knowledge Chunk (")[1].split(")")[0]
         for call in provider.calls
@@ -69,7 +69,7 @@ def test_sections_group_chunks_under_their_heading() -> None:
 
 
 def test_balanced_reads_in_ranked_order_and_stops_when_sufficient(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script |= {
         "rank_sections": [RANK],
@@ -100,7 +100,7 @@ def test_balanced_reads_in_ranked_order_and_stops_when_sufficient(
 
 
 def test_balanced_reads_on_while_insufficient_up_to_max_sections(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script |= {
         "rank_sections": [RANK],
@@ -121,7 +121,7 @@ def test_balanced_reads_on_while_insufficient_up_to_max_sections(
 
 
 def test_conservative_reads_every_section_when_the_model_reads_on(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script |= {
         "rank_sections": [RANK],
@@ -151,7 +151,7 @@ def test_conservative_reads_every_section_when_the_model_reads_on(
 
 
 def test_conservative_stops_when_the_model_calls_it_conclusive(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script |= {
         "rank_sections": [RANK],
@@ -163,7 +163,7 @@ def test_conservative_stops_when_the_model_calls_it_conclusive(
     assert len(extracted_sections(provider)) == 1
 
 
-def test_aggressive_may_stop_before_sufficiency(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_aggressive_may_stop_before_sufficiency(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script |= {
         "rank_sections": [RANK],
         "extract_detail": [FOUND],
@@ -175,7 +175,7 @@ def test_aggressive_may_stop_before_sufficiency(tmp_path: Path, provider: Routed
     assert (reading.relevant, reading.sufficient) == (True, False)
 
 
-def test_document_order_without_ranking(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_document_order_without_ranking(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script |= {"extract_detail": [NOTHING], "check_sufficiency": [INSUFFICIENT]}
     reading = read(tmp_path, rank_sections=False, max_sections=2)
     assert "rank_sections" not in provider.steps()
@@ -189,7 +189,7 @@ def test_document_order_without_ranking(tmp_path: Path, provider: RoutedProvider
 
 
 def test_details_without_citations_keep_the_sections_passages(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script |= {
         "rank_sections": [RANK],
@@ -200,7 +200,7 @@ def test_details_without_citations_keep_the_sections_passages(
 
 
 def test_unusable_extractions_fall_back_to_the_model_free_reader(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script |= {"rank_sections": ["[3, 1]"], "extract_detail": ["no json"]}
     fallback = ModelFree()
@@ -216,7 +216,7 @@ def test_unusable_extractions_fall_back_to_the_model_free_reader(
 
 
 def test_a_real_table_is_read_as_cells_and_its_detail_comes_back(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     paper = scibert()
     table = next(c.chunk_id for c in paper.chunks if c.object_id == "Table 1")

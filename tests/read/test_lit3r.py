@@ -15,13 +15,13 @@ from littrace.read.lit3r import Lit3rReader
 from littrace.read.passages import best_chunks
 from tests.read.llm_script import (
     ModelFree,
-    RoutedProvider,
     context,
     make_client,
     provider_fixture,  # noqa: F401  (the provider fixture)
     question,
     scibert,
 )
+from tests.scripted_llm import ScriptedLlm
 
 QUESTION = question("What F1 does the Lanternfish parser reach on the Quarry treebank?")
 PAPER = context(
@@ -44,7 +44,7 @@ def test_shown_chunks_pool_first_then_question_overlap() -> None:
     assert [chunk.chunk_id for chunk in shown] == ["p1#0002", "p1#0003", "p1#0004"]
 
 
-def test_judgement_from_the_prompted_chunks(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_judgement_from_the_prompted_chunks(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script["read_paper"] = [GOOD]
     fallback = ModelFree()
     reading = Lit3rReader(make_client(tmp_path), SETTINGS, fallback)(QUESTION, Plan(), PAPER)
@@ -64,7 +64,7 @@ def test_judgement_from_the_prompted_chunks(tmp_path: Path, provider: RoutedProv
 
 
 def test_a_real_table_reaches_the_judge_as_cells_with_its_candidates(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     paper = scibert()
     table = next(c.chunk_id for c in paper.chunks if c.object_id == "Table 1")
@@ -90,7 +90,7 @@ def test_a_real_table_reaches_the_judge_as_cells_with_its_candidates(
     assert reading.steps[0]["rationale"].endswith("68.21.")
 
 
-def test_invented_chunk_ids_are_dropped(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_invented_chunk_ids_are_dropped(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script["read_paper"] = [
         '{"relevant": true, "supporting_chunks": ["p1#0001", "p1#0002", "c3"]}'
     ]
@@ -101,7 +101,7 @@ def test_invented_chunk_ids_are_dropped(tmp_path: Path, provider: RoutedProvider
     assert (reading.sufficient, reading.score) == (False, 0.5)
 
 
-def test_invalid_reply_is_repaired(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_invalid_reply_is_repaired(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script["read_paper"] = ['{"relevant": "maybe"}', GOOD]
     reading = Lit3rReader(make_client(tmp_path), SETTINGS, ModelFree())(QUESTION, Plan(), PAPER)
     assert reading.backend == "lit3r" and reading.chunk_ids == ["p1#0002"]
@@ -109,7 +109,7 @@ def test_invalid_reply_is_repaired(tmp_path: Path, provider: RoutedProvider) -> 
     assert "could not be used" in provider.calls[1].prompt
 
 
-def test_timeout_is_retried(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_timeout_is_retried(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script["read_paper"] = [
         Timeout(message="took too long", model="test", llm_provider="scripted"),
         GOOD,
@@ -120,7 +120,7 @@ def test_timeout_is_retried(tmp_path: Path, provider: RoutedProvider) -> None:
 
 
 def test_hopeless_replies_fall_back_to_the_model_free_reader(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script["read_paper"] = ["not json at all"]
     fallback = ModelFree()
@@ -138,7 +138,7 @@ def test_hopeless_replies_fall_back_to_the_model_free_reader(
     assert reading.steps[0]["fallback_reason"] == "relevant, but no shown chunk supports it"
 
 
-def test_irrelevant_paper_keeps_no_chunks(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_irrelevant_paper_keeps_no_chunks(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script["read_paper"] = [
         '{"relevant": false, "sufficient": true, "supporting_chunks": ["p1#0002"]}'
     ]

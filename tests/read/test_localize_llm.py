@@ -13,11 +13,11 @@ from littrace.read.backends import evidence_localizer
 from littrace.read.localize_llm import localize_llm
 from littrace.read.records import EvidenceItem, PaperContext
 from tests.read.llm_script import (
-    RoutedProvider,
     make_client,
     provider_fixture,  # noqa: F401  (the provider fixture)
     question,
 )
+from tests.scripted_llm import ScriptedLlm
 
 QUESTION = question("What F1 does Lanternfish reach on Quarry?")
 PAGES = {
@@ -72,7 +72,7 @@ def run(tmp_path: Path, papers: list[str], settings: ReadSettings = SETTINGS, **
     return localize_llm(QUESTION, papers, CONTEXTS, settings, make_client(tmp_path), **kw)
 
 
-def test_proposals_are_checked_against_the_paper(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_proposals_are_checked_against_the_paper(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script["localize"] = [
         reply(
             locus("text_span", 4, quote="Lanternfish reaches 91.4 F1", section="4 Results"),
@@ -102,7 +102,7 @@ def test_proposals_are_checked_against_the_paper(tmp_path: Path, provider: Route
     assert "no detected object 'Figure 9' and no page 99" in step["checks"]
 
 
-def test_each_paper_gets_a_place_before_the_cap(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_each_paper_gets_a_place_before_the_cap(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script["localize"] = [
         reply(
             locus("table", 6, object_id="2", confidence=0.9),
@@ -118,7 +118,7 @@ def test_each_paper_gets_a_place_before_the_cap(tmp_path: Path, provider: Routed
     ]
 
 
-def test_relevance_breaks_ties(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_relevance_breaks_ties(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script["localize"] = [
         reply(locus("text_span", 4, quote="Setup."), locus("text_span", 5, quote="beating Heron"))
     ]
@@ -128,7 +128,7 @@ def test_relevance_breaks_ties(tmp_path: Path, provider: RoutedProvider) -> None
 
 
 def test_unusable_or_empty_replies_fall_back_per_paper(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script["localize"] = ["not json"]
     fallback = ModelFree()
@@ -143,7 +143,7 @@ def test_unusable_or_empty_replies_fall_back_per_paper(
     assert fallback.calls == [["p1"], ["p1"]]
 
 
-def test_text_is_bounded(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_text_is_bounded(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script["localize"] = [reply()]
     settings = ReadSettings.model_validate({"evidence": {"text_chars": 40}})
     run(tmp_path, ["p1"], settings, fallback=ModelFree())
@@ -151,7 +151,7 @@ def test_text_is_bounded(tmp_path: Path, provider: RoutedProvider) -> None:
     assert text == "=== Page 2 ===\nParsers [12] differ.\n\n==="
 
 
-def test_backend_dispatch(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_backend_dispatch(tmp_path: Path, provider: ScriptedLlm) -> None:
     plan = Plan()
     model_free = evidence_localizer(Settings(), None)
     items, steps = model_free(QUESTION, plan, ["p1"], CONTEXTS)

@@ -15,13 +15,13 @@ from littrace.read.backends import synthesizer
 from littrace.read.records import PaperReading, Synthesis, SynthesisInput
 from littrace.read.synthesize_llm import CalculationError, calculate, synthesize_llm
 from tests.read.llm_script import (
-    RoutedProvider,
     context,
     make_client,
     provider_fixture,  # noqa: F401  (the provider fixture)
     question,
     scibert,
 )
+from tests.scripted_llm import ScriptedLlm
 
 GAP = question("By how many F1 points does Lanternfish beat the Heron baseline on Quarry?")
 CONTEXTS = {
@@ -62,7 +62,7 @@ def run(tmp_path: Path, q: Any = GAP, readings: list[PaperReading] = READINGS) -
     )
 
 
-def test_difference_is_computed_in_python(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_difference_is_computed_in_python(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script["synthesize"] = [reply()]
     synthesis = run(tmp_path)
 
@@ -86,7 +86,7 @@ def test_difference_is_computed_in_python(tmp_path: Path, provider: RoutedProvid
     assert [o["printed_in_chunk"] for o in calculation["operands"]] == [True, False]  # "88.10"
 
 
-def test_a_cited_table_is_shown_as_cells(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_a_cited_table_is_shown_as_cells(tmp_path: Path, provider: ScriptedLlm) -> None:
     paper = scibert()
     table = next(c.chunk_id for c in paper.chunks if c.object_id == "Table 1")
     asked = question("What does BERT-Base obtain on ChemProt when frozen?")
@@ -111,7 +111,7 @@ def test_a_cited_table_is_shown_as_cells(tmp_path: Path, provider: RoutedProvide
     assert [(f.value, f.chunk_id) for f in synthesis.facts] == [(68.21, table)]
 
 
-def test_ratio_with_requested_decimals(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_ratio_with_requested_decimals(tmp_path: Path, provider: ScriptedLlm) -> None:
     calculation = {"operation": "ratio", "operands": [0, 1], "decimals": 3}
     provider.script["synthesize"] = [reply(calculation=calculation)]
     assert run(tmp_path).answer["freeform"]["text"] == "Lanternfish is ahead by 1.037 F1 points."
@@ -138,7 +138,7 @@ def test_division_by_zero_has_no_value() -> None:
 
 
 def test_a_calculation_without_a_place_for_its_result_is_repaired(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     provider.script["synthesize"] = [
         reply(freeform="Lanternfish is ahead by 4.0 points."),  # no <result>: invalid
@@ -150,7 +150,7 @@ def test_a_calculation_without_a_place_for_its_result_is_repaired(
     assert synthesis.steps[0]["llm"]["repaired"] is True
 
 
-def test_unknown_option_label_is_rejected(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_unknown_option_label_is_rejected(tmp_path: Path, provider: ScriptedLlm) -> None:
     choice = question(
         "Which parser is best on Quarry?",
         answer_types=["multiple_choice"],
@@ -175,7 +175,7 @@ def test_unknown_option_label_is_rejected(tmp_path: Path, provider: RoutedProvid
 
 
 def test_unread_papers_and_unknown_chunks_are_dropped(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     evidence = [
         {"paper_id": "p1", "chunk_id": "p1#0001", "source_type": "table"},
@@ -191,7 +191,7 @@ def test_unread_papers_and_unknown_chunks_are_dropped(
     assert "p2#0001" not in provider.calls[0].prompt  # only the readings given are shown
 
 
-def test_hopeless_replies_fall_back(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_hopeless_replies_fall_back(tmp_path: Path, provider: ScriptedLlm) -> None:
     provider.script["synthesize"] = [reply(papers=["p9"], evidence=[], facts=[], calculation=None)]
     synthesis = run(tmp_path)
     assert synthesis.backend == "heuristic"
@@ -210,7 +210,7 @@ def test_hopeless_replies_fall_back(tmp_path: Path, provider: RoutedProvider) ->
     assert run(tmp_path, readings=[]).steps[0]["fallback_reason"] == "no paper to read"
 
 
-def test_table_rows_keep_the_schema_columns(tmp_path: Path, provider: RoutedProvider) -> None:
+def test_table_rows_keep_the_schema_columns(tmp_path: Path, provider: ScriptedLlm) -> None:
     table = question(
         "Give each parser's F1 on Quarry.",
         answer_types=["table"],
@@ -231,7 +231,7 @@ def test_table_rows_keep_the_schema_columns(tmp_path: Path, provider: RoutedProv
 
 
 def test_backend_dispatch_falls_back_to_model_free_synthesis(
-    tmp_path: Path, provider: RoutedProvider
+    tmp_path: Path, provider: ScriptedLlm
 ) -> None:
     values = {"llm": {"backend": "litellm", "model": "scripted/test"}, "read": {"backend": "llm"}}
     synthesize = synthesizer(Settings.model_validate(values), make_client(tmp_path))

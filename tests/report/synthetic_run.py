@@ -1,7 +1,7 @@
-"""A small synthetic run for the report, catalog and notebook tests: a generated corpus,
-ingested, its citation graph, and two hand-made answers runs (see :mod:`fake_answers`)
-with their reports, all under one artifact root. The reports find the PDFs through the
-paths the corpus recorded (no ``pdfs`` given)."""
+"""A small synthetic run for the report, catalog and notebook tests: a copy of the tiny world
+(its generated corpus ingested and indexed, the citation graph among the indexes), and two
+hand-made answers runs (see :mod:`fake_answers`) with their reports, all under one artifact
+root. The reports find the PDFs through the paths the corpus recorded (no ``pdfs`` given)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from littrace.artifacts import Artifact, Catalog, LineageRecord
-from littrace.config import Settings, load_settings
-from littrace.corpus.ingest import ingest
-from littrace.index.stage import build_index
+from littrace.config import Settings
 from littrace.report import build_report
-from littrace.synth import SynthCorpus, generate_corpus
+from littrace.synth import SynthCorpus
 from tests.report.fake_answers import make_answers
+from tests.tiny_world import TinyWorld
 
 
 @dataclass(frozen=True)
@@ -29,13 +28,11 @@ class SyntheticRun:
     reports: tuple[Path, Path]
 
 
-def build_synthetic_run(base: Path, *, papers: int = 10, questions: int = 10) -> SyntheticRun:
-    """Generate, ingest, link citations and write two answers runs with their reports."""
-    root = base / "artifacts"
-    settings = load_settings("test", overrides={"runtime.artifact_root": str(root)}, environ={})
-    synth = generate_corpus(base / "synth", n_papers=papers, seed=5, n_questions=questions)
-    corpus = ingest(synth.pool, synth.pdf_dir, settings, run_id="run-ingest").artifact
-    graph = build_index("citation-graph", corpus, settings, run_id="run-ingest").artifact
+def build_synthetic_run(world: TinyWorld, base: Path) -> SyntheticRun:
+    """Copy the tiny world under ``base`` and write two answers runs with their reports."""
+    copy = world.copy(base / "artifacts")
+    root, synth, settings, corpus = copy.root, copy.synth, copy.settings, copy.corpus
+    graph = copy.indexes.artifacts["citation-graph"]
     answers = []
     reports = []
     for number, offset in enumerate((0, 2), start=1):

@@ -1,18 +1,15 @@
-"""A scripted litellm provider for the LLM backends of the retrieval steps (no network), one
-synthetic corpus with real indexes shared by the end-to-end retrieval tests, and an encoder
-that counts its calls."""
+"""A client on the scripted provider (``tests/scripted_llm.py``) for the LLM backends of the
+retrieval steps, one synthetic corpus with real indexes shared by the end-to-end retrieval
+tests, and an encoder that counts its calls."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import litellm
 import numpy as np
 import pytest
-from litellm import CustomLLM
 from numpy.typing import NDArray
 
 from littrace.artifacts import Artifact
@@ -22,32 +19,6 @@ from littrace.index.encoders import Encoder
 from littrace.index.stage import IndexArtifacts, build_indexes
 from littrace.llm.client import LlmClient
 from littrace.synth import SynthCorpus, generate_corpus
-
-
-class Scripted(CustomLLM):
-    """A litellm provider ``scripted/...`` that replies from a list, in order (the last repeats)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.replies: list[str] = []
-        self.prompts: list[str] = []
-
-    def completion(self, *args: Any, **kwargs: Any) -> Any:
-        self.prompts.append(kwargs["messages"][-1]["content"])
-        response = kwargs["model_response"]
-        response.choices[0].message.content = self.replies[
-            min(len(self.prompts), len(self.replies)) - 1
-        ]
-        return response
-
-
-@pytest.fixture
-def scripted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Scripted]:
-    provider = Scripted()
-    monkeypatch.setattr(
-        litellm, "custom_provider_map", [{"provider": "scripted", "custom_handler": provider}]
-    )
-    yield provider
 
 
 def scripted_client(tmp_path: Path) -> LlmClient:

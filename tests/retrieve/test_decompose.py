@@ -16,7 +16,8 @@ from littrace.littraceqa import Question
 from littrace.llm.replies import Plan, TargetGroup
 from littrace.retrieve.decompose import decompose, mentioned_targets, normalise
 from littrace.retrieve.plan import heuristic_plan
-from tests.retrieve.conftest import Scripted, scripted_client
+from tests.retrieve.conftest import scripted_client
+from tests.scripted_llm import ScriptedLlm
 
 ICCV = (  # LitTraceQA test ltqa_033b9d024c4f0dee
     "For these two ICCV 2025 detection-acceleration/annotation papers, report the edge-device "
@@ -204,9 +205,9 @@ LLM = DecomposeSettings(backend="llm")
 
 
 def test_llm_subqueries_are_tagged_deduplicated_and_topped_up(
-    tmp_path: Path, scripted: Scripted
+    tmp_path: Path, scripted: ScriptedLlm
 ) -> None:
-    scripted.replies = [
+    scripted.script = [
         '{"subqueries": ["FocalPETR key pruning speedup", "[ICCV 2025] focalpetr key-pruning speedup"]}'
     ]
     question = ask(ICCV)
@@ -224,9 +225,9 @@ def test_llm_subqueries_are_tagged_deduplicated_and_topped_up(
 
 
 def test_llm_later_round_sends_previous_and_missing_and_drops_repeats(
-    tmp_path: Path, scripted: Scripted
+    tmp_path: Path, scripted: ScriptedLlm
 ) -> None:
-    scripted.replies = ['{"subqueries": ["ICAE NaturalQ F1", "ICAE 500-to-1 F1"]}']
+    scripted.script = ['{"subqueries": ["ICAE NaturalQ F1", "ICAE 500-to-1 F1"]}']
     question = ask(COMPRESSOR)
     plan = heuristic_plan(question)
     outcome = decompose(
@@ -237,8 +238,10 @@ def test_llm_later_round_sends_previous_and_missing_and_drops_repeats(
     assert "- ICAE NaturalQ F1" in scripted.prompts[0] and "ICAE's F1 score" in scripted.prompts[0]
 
 
-def test_an_invalid_llm_reply_falls_back_to_the_rules(tmp_path: Path, scripted: Scripted) -> None:
-    scripted.replies = ['{"queries": []}']
+def test_an_invalid_llm_reply_falls_back_to_the_rules(
+    tmp_path: Path, scripted: ScriptedLlm
+) -> None:
+    scripted.script = ['{"queries": []}']
     question = ask(ICCV)
     plan = heuristic_plan(question)
     outcome = decompose(question, plan, 1, [], "", LLM, scripted_client(tmp_path))

@@ -20,7 +20,8 @@ from littrace.retrieve.plan import (
     name_pattern,
     plan_question,
 )
-from tests.retrieve.conftest import Scripted, scripted_client
+from tests.retrieve.conftest import scripted_client
+from tests.scripted_llm import ScriptedLlm
 
 # Real LitTraceQA questions (test.jsonl ltqa_033b9d024c4f0dee, ltqa_3ad5f1a526f9f732 and
 # validation q_001, q_002).
@@ -256,8 +257,8 @@ VALID_PLAN = (
 )
 
 
-def test_a_valid_llm_plan_is_used(tmp_path: Path, scripted: Scripted) -> None:
-    scripted.replies = [VALID_PLAN]
+def test_a_valid_llm_plan_is_used(tmp_path: Path, scripted: ScriptedLlm) -> None:
+    scripted.script = [VALID_PLAN]
     outcome = plan_question(ask(ICCV), LLM, scripted_client(tmp_path))
 
     assert outcome.backend == "llm" and outcome.fallback_reason is None
@@ -266,8 +267,8 @@ def test_a_valid_llm_plan_is_used(tmp_path: Path, scripted: Scripted) -> None:
     assert ICCV in scripted.prompts[0]
 
 
-def test_an_invalid_llm_plan_falls_back_visibly(tmp_path: Path, scripted: Scripted) -> None:
-    scripted.replies = ['{"desired_papers": 9}']  # over the cap, also after the repair
+def test_an_invalid_llm_plan_falls_back_visibly(tmp_path: Path, scripted: ScriptedLlm) -> None:
+    scripted.script = ['{"desired_papers": 9}']  # over the cap, also after the repair
     question = ask(ICCV)
     outcome = plan_question(question, LLM, scripted_client(tmp_path))
 
@@ -279,8 +280,8 @@ def test_an_invalid_llm_plan_falls_back_visibly(tmp_path: Path, scripted: Script
     assert len(scripted.prompts) == 2  # the reply and one repair
 
 
-def test_fallback_can_be_turned_off(tmp_path: Path, scripted: Scripted) -> None:
-    scripted.replies = ["not json"]
+def test_fallback_can_be_turned_off(tmp_path: Path, scripted: ScriptedLlm) -> None:
+    scripted.script = ["not json"]
     settings = PlannerSettings(backend="llm", fallback_on_invalid=False)
 
     with pytest.raises(PlanError, match="invalid output"):

@@ -26,7 +26,8 @@ from littrace.retrieve.retriever import (
     select_candidates,
 )
 from littrace.retrieve.run import apply_overrides
-from tests.retrieve.conftest import CountingEncoder, Indexed, Scripted
+from tests.retrieve.conftest import CountingEncoder, Indexed
+from tests.scripted_llm import ScriptedLlm
 
 
 @pytest.fixture(scope="module")
@@ -196,9 +197,9 @@ ROUND_ONE_REPLIES = [  # the decomposer's, then the verifier's
 
 
 def test_three_llm_rounds_decompose_what_the_llm_verifier_reports_missing(
-    indexed: Indexed, resources: RetrievalResources, scripted: Scripted, tmp_path: Path
+    indexed: Indexed, resources: RetrievalResources, scripted: ScriptedLlm, tmp_path: Path
 ) -> None:
-    scripted.replies = [
+    scripted.script = [
         *ROUND_ONE_REPLIES,
         # A repeat of round 1 (reordered) is dropped; nothing pads a later round.
         json.dumps({"subqueries": ["PolyCoder-S pass@1", "RepoBench-L LexiTune"]}),
@@ -225,9 +226,9 @@ def test_three_llm_rounds_decompose_what_the_llm_verifier_reports_missing(
 
 
 def test_an_llm_round_that_proposes_nothing_new_ends_retrieval(
-    indexed: Indexed, resources: RetrievalResources, scripted: Scripted, tmp_path: Path
+    indexed: Indexed, resources: RetrievalResources, scripted: ScriptedLlm, tmp_path: Path
 ) -> None:
-    scripted.replies = [*ROUND_ONE_REPLIES, json.dumps({"subqueries": ["lexitune PASS@1"]})]
+    scripted.script = [*ROUND_ONE_REPLIES, json.dumps({"subqueries": ["lexitune PASS@1"]})]
     settings, llm = scripted_llm(indexed, resources, tmp_path)
     trace = retrieve(ask("What pass@1 does LexiTune reach?"), llm, settings).trace
 

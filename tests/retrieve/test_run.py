@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from litellm import CustomLLM
 from typer.testing import CliRunner
 
 from littrace.artifacts import TRACES_FILE
@@ -29,6 +28,7 @@ from littrace.retrieve.run import (
     retrieve_questions,
 )
 from tests.retrieve.conftest import Indexed
+from tests.scripted_llm import ScriptedLlm
 
 runner = CliRunner()
 
@@ -203,34 +203,21 @@ def test_relate_finds_the_unnamed_papers_of_multi_paper_questions(
     assert with_b[50] == 1.0
 
 
-class ByStep(CustomLLM):
-    """A litellm provider ``bystep/...`` replying per retrieval step, told apart by the prompt."""
-
-    def __init__(self, replies: dict[str, str]) -> None:
-        super().__init__()
-        self.replies = replies
-        self.steps: list[str] = []
-
-    def completion(self, *args: Any, **kwargs: Any) -> Any:
-        prompt = "\n".join(str(m["content"]) for m in kwargs["messages"])
-        step = (
-            "verify"
-            if '"evidence_papers"' in prompt
-            else "decompose"
-            if '"subqueries"' in prompt
-            else "plan"
-        )
-        self.steps.append(step)
-        response = kwargs["model_response"]
-        response.choices[0].message.content = self.replies[step]
-        return response
+def retrieval_step(messages: list[dict[str, str]]) -> str:
+    """The retrieval step a prompt is for, told apart by the JSON keys it asks for."""
+    prompt = "\n".join(str(m["content"]) for m in messages)
+    return (
+        "verify"
+        if '"evidence_papers"' in prompt
+        else "decompose"
+        if '"subqueries"' in prompt
+        else "plan"
+    )
 
 
 def test_the_llm_backends_run_through_the_client_and_a_hopeless_reply_is_a_recorded_fallback(
-    indexed: Indexed, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    indexed: Indexed, scripted: ScriptedLlm, tmp_path: Path
 ) -> None:
-    import litellm
-
     question = read_questions(indexed.corpus.questions)[0]
     gold = {p["paper_id"] for p in gold_records(indexed)[0]["gold_papers"]}
     titles = {
@@ -250,16 +237,12 @@ def test_the_llm_backends_run_through_the_client_and_a_hopeless_reply_is_a_recor
         ],
         "rows": [],
     }
-    provider = ByStep(
-        {
-            "plan": json.dumps(plan),
-            "decompose": json.dumps({"subqueries": subqueries}),
-            "verify": "Sorry, I cannot judge these papers.",
-        }
-    )
-    monkeypatch.setattr(
-        litellm, "custom_provider_map", [{"provider": "bystep", "custom_handler": provider}]
-    )
+    scripted.route = retrieval_step
+    scripted.script = {
+        "plan": [json.dumps(plan)],
+        "decompose": [json.dumps({"subqueries": subqueries})],
+        "verify": ["Sorry, I cannot judge these papers."],
+    }
     settings = apply_overrides(
         indexed.settings,
         {
@@ -290,6 +273,6 @@ def test_the_llm_backends_run_through_the_client_and_a_hopeless_reply_is_a_recor
         f["step"] == "verify" and f["round"] == 1 and f["reason"] for f in trace["fallbacks"]
     )
     assert trace["backends"]["llm"] == "bystep/test"
-    assert {"plan", "decompose", "verify"} <= set(provider.steps)
+    assert {"plan", "decompose", "verify"} <= set(scripted.steps())
     assert gold <= set(trace["candidates"][:5])
     json.dumps(trace)  # the trace is plain JSON

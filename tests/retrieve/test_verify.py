@@ -25,7 +25,8 @@ from littrace.retrieve.verify import (
     render_listing,
     verify,
 )
-from tests.retrieve.conftest import Scripted, scripted_client
+from tests.retrieve.conftest import scripted_client
+from tests.scripted_llm import ScriptedLlm
 
 
 def ask(text: str) -> Question:
@@ -245,9 +246,9 @@ LLM = VerifySettings(backend="llm")
 
 
 def test_a_valid_llm_verification_is_used_with_only_listed_ids(
-    tmp_path: Path, scripted: Scripted
+    tmp_path: Path, scripted: ScriptedLlm
 ) -> None:
-    scripted.replies = [
+    scripted.script = [
         '{"evidence_papers": ["p2", "p9", "p2"], "sufficient": false, "missing": "FocalPETR"}'
     ]
     outcome = verify(QUESTION, PLAN, pool_of(ALL), LLM, scripted_client(tmp_path), LOOKUP)
@@ -262,9 +263,9 @@ def test_a_valid_llm_verification_is_used_with_only_listed_ids(
 
 
 def test_an_invalid_llm_verification_falls_back_to_the_rules(
-    tmp_path: Path, scripted: Scripted
+    tmp_path: Path, scripted: ScriptedLlm
 ) -> None:
-    scripted.replies = ['{"evidence_papers": "p1"}']
+    scripted.script = ['{"evidence_papers": "p1"}']
     outcome = verify(QUESTION, PLAN, pool_of(ALL), LLM, scripted_client(tmp_path), LOOKUP)
 
     assert outcome.backend == "heuristic"
@@ -273,7 +274,7 @@ def test_an_invalid_llm_verification_falls_back_to_the_rules(
     assert outcome.fallback_reason.startswith("invalid output after repair")
 
 
-def test_an_empty_pool_is_not_sent_to_the_model(tmp_path: Path, scripted: Scripted) -> None:
+def test_an_empty_pool_is_not_sent_to_the_model(tmp_path: Path, scripted: ScriptedLlm) -> None:
     outcome = verify(QUESTION, PLAN, SharedPool(), LLM, scripted_client(tmp_path))
 
     assert outcome.fallback_reason == "empty pool" and scripted.prompts == []
