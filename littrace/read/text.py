@@ -104,9 +104,16 @@ STOPWORDS = frozenset(
     ]
 )
 
+# Prefixes that are no words of their own, written with a hyphen or without.
+_BOUND_PREFIXES = frozenset({"pre", "post", "re", "non", "co", "multi", "sub", "semi", "un"})
+
 
 def stem(token: str) -> str:
-    """A light suffix strip so that "trained", "training" and "trains" meet."""
+    """A light suffix strip so that "trained", "training" and "trains" meet, after a bound
+    prefix's hyphen is dropped ("pre-trained" meets "pretrained")."""
+    head, _, rest = token.partition("-")
+    if head in _BOUND_PREFIXES and rest.isalpha():
+        token = head + rest
     if len(token) > 4 and token.isalpha():
         for suffix in ("ing", "ed", "es", "s"):
             if token.endswith(suffix) and len(token) - len(suffix) >= 3:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from littrace.read.text import asking_clause, asking_sentence, sentences
+from littrace.read.text import asking_clause, asking_sentence, sentences, terms
 
 
 def test_the_asking_clause_is_the_one_its_question_word_opens() -> None:
@@ -29,3 +29,8 @@ def test_sentences_cut_at_line_breaks_not_after_citations() -> None:
         "Fig. 2 agrees",
         "Table 3: Results.",
     ]
+
+
+def test_a_bound_prefix_meets_its_word_with_or_without_its_hyphen() -> None:
+    assert terms("pre-trained re-ranking") == terms("pretrained reranking")
+    assert terms("skip-gram") == ["skip-gram"]

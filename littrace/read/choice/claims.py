@@ -46,7 +46,8 @@ def _claim_papers(
     claim: Claim, question: str, contexts: Sequence[PaperContext], views: dict[str, str]
 ) -> tuple[list[str], str]:
     """The selected papers a claim is about, and the question text it answers: the paper
-    the question mentions after the claim's marker, else the papers whose view of the
+    the question mentions after the claim's marker (the text it answers: the question's
+    stem before the first marker, and what follows the claim's), else the papers whose view of the
     question (``views``, :mod:`littrace.read.views`) shares most of the claim's words, else
     all."""
     segment = _marked_segment(question, claim.marker)
@@ -56,7 +57,11 @@ def _claim_papers(
         }
         about = [c.paper_id for c in contexts if norm(c.paper.title) in works]
         if about:
-            return about, segment
+            # What the claim answers is the question's stem asked of that item: "Which
+            # embeddings initialize the word representations in (i) ...".
+            first = MARKER.search(question)
+            stem = question[: first.start()] if first else ""
+            return about, f"{stem} {segment}"
     held = {paper_id: set(terms(view)) for paper_id, view in views.items()}
     shared = set.intersection(*held.values()) if held else set()
     said = set(terms(without_numbers(claim.text))) - shared
@@ -86,9 +91,10 @@ def claim_support(
 ) -> dict[str, float]:
     """Each option's (of the labels ``among``, default all) mean support over the claims it
     makes (:func:`option_claims`): a claim is supported by the sentence window or table cell
-    of the paper it is about that prints it (its numbers, else most of its words) and names
-    most of the question text it answers, each term weighted by its rarity (IDF) as in
-    :func:`sentence_choice`. Options that say the same things of different papers ("(i)
+    of the paper it is about that prints it (its numbers, else most of its words' weight,
+    rarer words weighing more) and names most of the question text it answers, each term
+    weighted by its rarity (IDF) as in :func:`sentence_choice`; a claim of every paper
+    ("both use GloVe") by its least support among them. Options that say the same things of different papers ("(i)
     GloVe; (ii) Skip-gram" against "(i) Skip-gram; (ii) GloVe") differ here, where a bag of
     their words cannot; empty when no option makes two claims or none is found."""
     options = [
@@ -121,6 +127,10 @@ def claim_support(
             printed = [n for n in printed_numbers(claimed) if n.value not in given_values]
             counted = [(n, w) for n, w in counts_in(claimed) if n not in given_texts]
             words = set(terms(_EVERY.sub("", without_numbers(claim.text)))) - set(asked)
+            # A claim is printed where most of its weight is, its rarer words weighing more:
+            # "use" is no sign of "use GloVe".
+            word_weight = rarity(words, owns)
+            word_total = sum(word_weight.values())
             best = dict.fromkeys(papers, 0.0)
             for window, stating in zip(windows, said, strict=True):
                 if window.paper_id not in best or total <= 0:
@@ -138,12 +148,16 @@ def claim_support(
                     if asks_count and asks_count[-1] not in window.own:
                         share = min(count_share(stating.text, p.text, asks_count) for p in printed)
                         share = share or UNCOUNTED_WEIGHT
-                elif not words or len(words & (window.own | window.around)) < 0.5 * len(words):
+                elif (
+                    word_total <= 0
+                    or sum(w for t, w in word_weight.items() if t in window.own | window.around)
+                    < 0.5 * word_total
+                ):
                     continue
                 score = share * window_score(window, weight_in[window.paper_id]) / total
                 best[window.paper_id] = max(best[window.paper_id], score)
             # "Both use GloVe" must hold in each paper, not in one of them.
             every = len(best) > 1 and _EVERY.search(claim.text)
-            scores.append(sum(best.values()) / len(best) if every else max(best.values()))
+            scores.append(min(best.values()) if every else max(best.values()))
         support[option.label] = round(sum(scores) / len(scores), 4) if scores else 0.0
     return support if any(support.values()) else {}
