@@ -56,7 +56,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -309,15 +309,25 @@ def semantic_support(
     return {o.label: round(float(row.max()), 6) for o, row in zip(options, weighted, strict=True)}
 
 
+@dataclass(frozen=True)
+class Supported:
+    """The best-supported option (:func:`supported_option`), each option's lexical support,
+    and the tie-breaks that told the tied options apart, in the order applied, each with the
+    trace key and the words the trace explains it in."""
+
+    label: str
+    support: dict[str, float]
+    tie_breaks: list[tuple[str, str, dict[str, float]]]
+
+
 def supported_option(
     question: Question, data: SynthesisInput, among: Sequence[str] | None = None
-) -> tuple[str, dict[str, float], dict[str, float], dict[str, float], dict[str, float]]:
-    """The best-supported option label (of the labels ``among``, default all), its lexical
-    support and, when lexical support ties, the tied options' share of telling numbers the
-    passages print (:func:`littrace.read.choice.printed_support`), then the options still
-    tied's support from the evidence of each claim they make
-    (:func:`littrace.read.choice.claim_support`), then their semantic support (ties left
-    after all go to the earlier label)."""
+) -> Supported:
+    """The best-supported option label (of the labels ``among``, default all) by lexical
+    support; options tied there are told apart, in turn, by their share of telling numbers
+    the passages print (:func:`littrace.read.choice.printed_support`), their support from
+    the evidence of each claim they make (:func:`littrace.read.choice.claim_support`) and
+    their semantic support (ties left after all go to the earlier label)."""
     passages = _passages(data)
     support = option_support(question, passages)
     order = [
@@ -327,21 +337,35 @@ def supported_option(
     ]
     best = max(support[label] for label in order)
     tied = [label for label in order if support[label] == best]
-    printed: dict[str, float] = {}
-    if len(tied) > 1:
-        printed = printed_support(question, [text for text, _ in passages], tied)
-        if len(set(printed.values())) < 2:
-            printed = {}  # they tell nothing apart
-        else:
-            tied = [label for label in tied if printed[label] == max(printed.values())]
-    claimed = claim_support(question, data, tied) if len(tied) > 1 else {}
-    if len(set(claimed.values())) < 2:
-        claimed = {}
-    else:
-        tied = [label for label in tied if claimed[label] == max(claimed.values())]
-    semantic = semantic_support(question, passages, data.encoder, tied) if len(tied) > 1 else {}
-    chosen = max(tied, key=lambda label: (semantic.get(label, 0.0), -order.index(label)))
-    return chosen, support, printed, claimed, semantic
+    texts = [text for text, _ in passages]
+    tie_breaks: list[tuple[str, str, dict[str, float]]] = []
+    breakers: list[tuple[str, str, Callable[[list[str]], dict[str, float]]]] = [
+        (
+            "printed_support",
+            "the numbers the evidence prints",
+            lambda labels: printed_support(question, texts, labels),
+        ),
+        (
+            "claim_support",
+            "each claim's evidence",
+            lambda labels: claim_support(question, data, labels),
+        ),
+        (
+            "semantic_support",
+            "embedding",
+            lambda labels: semantic_support(question, passages, data.encoder, labels),
+        ),
+    ]
+    for key, words, breaker in breakers:
+        if len(tied) < 2:
+            break
+        scores = breaker(tied)
+        if len(set(scores.values())) < 2:
+            continue  # they tell nothing apart
+        top = max(scores.values())
+        tie_breaks.append((key, words, scores))
+        tied = [label for label in tied if scores.get(label, 0.0) == top]
+    return Supported(min(tied, key=order.index), support, tie_breaks)
 
 
 def _match_option(question: Question, value: Value | str) -> str | None:
@@ -507,17 +531,11 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             facts.extend(windowed.facts)
         if chosen is None:
             ranked = supported_option(question, data, among)
-            chosen, step["support"], printed, claimed, semantic = ranked
+            chosen, step["support"] = ranked.label, ranked.support
             how = "evidence support"
-            if printed:
-                step["printed_support"] = printed
-                how += ", ties told apart by the numbers the evidence prints"
-            if claimed:
-                step["claim_support"] = claimed
-                how += ", ties told apart by each claim's evidence"
-            if semantic:
-                step["semantic_support"] = semantic
-                how += ", ties told apart by embedding"
+            for key, words, scores in ranked.tie_breaks:
+                step[key] = scores
+                how += f", ties told apart by {words}"
         answer["multiple_choice"] = {"gold": chosen}
         steps.append(step | {"chosen": chosen, "how": how})
 
