@@ -34,8 +34,9 @@ in the localized sentences) and answers:
   (:func:`littrace.read.choice.table_contenders`; all options when no cell prints them): the
   option printed in the sentence window naming most of the question's rarer terms
   (:func:`littrace.read.choice.sentence_choice`; any option's window when the contenders'
-  cells align exactly alike, since then the table does not show the answer is theirs), else the option best supported by the
-  evidence: present in a passage, weighted by how much of the question the passage covers;
+  cells align exactly alike, since then the table does not show the answer is theirs), else
+  the option best supported by the evidence: present in a passage, weighted by how much of
+  the question the passage covers;
   options the passages support equally (often none of them printed verbatim) are told apart
   by the share of their telling numbers the passages print
   (:func:`littrace.read.choice.printed_support`), then by the evidence of each claim they

@@ -47,9 +47,9 @@ def _claim_papers(
 ) -> tuple[list[str], str]:
     """The selected papers a claim is about, and the question text it answers: the paper
     the question mentions after the claim's marker (the text it answers: the question's
-    stem before the first marker, and what follows the claim's), else the papers whose view of the
-    question (``views``, :mod:`littrace.read.views`) shares most of the claim's words, else
-    all."""
+    stem before the first marker, and what follows the claim's), else the papers whose view
+    of the question (``views``, :mod:`littrace.read.views`) shares most of the claim's
+    words, else all."""
     segment = _marked_segment(question, claim.marker)
     if segment:
         works = {
@@ -94,9 +94,10 @@ def claim_support(
     of the paper it is about that prints it (its numbers, else most of its words' weight,
     rarer words weighing more) and names most of the question text it answers, each term
     weighted by its rarity (IDF) as in :func:`sentence_choice`; a claim of every paper
-    ("both use GloVe") by its least support among them. Options that say the same things of different papers ("(i)
-    GloVe; (ii) Skip-gram" against "(i) Skip-gram; (ii) GloVe") differ here, where a bag of
-    their words cannot; empty when no option makes two claims or none is found."""
+    ("both use GloVe") by its least support among them. Options that say the same things
+    of different papers ("(i) GloVe; (ii) Skip-gram" against "(i) Skip-gram; (ii) GloVe")
+    differ here, where a bag of their words cannot; empty when no option makes two claims
+    or none is found."""
     options = [
         o for o in question.multiple_choice_options or [] if among is None or o.label in among
     ]
