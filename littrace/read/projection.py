@@ -13,7 +13,10 @@ names (any of the entities it enumerates, else at least two labels it names in f
 value it names (a condition such as "whose application domain is Human Activity
 Recognition"). A row's key is its innermost label as printed (NFKC-normalised, so "β₊"
 reads "β+"), or, when the rows kept share it ("SFT | QFFT | ∆" under each training set), the
-innermost label that tells them apart.
+innermost label that tells them apart. Rows printing one label are kept apart by the
+settings they print ("InternVL-G" at image sizes 224, 336 and 448), and keyed by the value
+column whose header names the key column where their labels do not tell them apart. A row
+printing no value ("–") in a column the answer reads answers none of it, when others do.
 
 Example:
     >>> from littrace.littraceqa import TableColumn
@@ -57,7 +60,7 @@ from littrace.read.units import (
     transposed,
     without_own_note,
 )
-from littrace.read.units.grid import grid_cell
+from littrace.read.units.grid import PLACEHOLDER, grid_cell
 
 Grid = Sequence[Sequence[str]]
 # A header that holds under this share of a column name's terms does not name that column.
@@ -358,6 +361,66 @@ def _key_header_level(grid: Grid, key: str) -> int | None:
     return named[0] - labels if len(named) == 1 else None
 
 
+def _row_ids(cells: Sequence[TableCell]) -> dict[int, tuple[str, ...]]:
+    """Each grid row's path as an answer row: its row path, with the settings that tell it
+    from the other rows printing that path ("InternVL-G | 224" and "InternVL-G | 336", one
+    per image size) set before its innermost label, so that no row is read over another."""
+    paths: dict[int, tuple[str, ...]] = {}
+    settings: dict[int, list[str]] = {}
+    for cell in sorted(cells, key=lambda cell: (cell.row, cell.column)):
+        paths[cell.row] = cell.row_path
+        held = settings.setdefault(cell.row, [])
+        held += [key for key in cell.row_keys if key not in held]
+    sharing: dict[tuple[str, ...], list[int]] = {}
+    for row, path in paths.items():
+        sharing.setdefault(path, []).append(row)
+    ids = dict(paths)
+    for path, rows in sharing.items():
+        if len(rows) < 2 or not path:
+            continue
+        common = set.intersection(*(set(settings[row]) for row in rows))
+        for row in rows:
+            told = [key for key in settings[row] if key not in common]
+            ids[row] = (*path[:-1], *told, path[-1])
+    return ids
+
+
+def _keys_under_header(
+    key: str,
+    kept: list[tuple[str, ...]],
+    rows: dict[tuple[str, ...], dict[Slot, TableCell]],
+    paths: dict[Slot, tuple[str, ...]],
+    mapped: dict[str, Slot],
+) -> dict[tuple[str, ...], str]:
+    """The rows' keys read from the one value column whose header names the key column
+    ("Image size" under "image | size"), when every kept row prints it: for rows their labels
+    do not tell apart, or a key the labels do not print (a number)."""
+    named = [
+        j
+        for j, path in paths.items()
+        if j not in mapped.values() and label_share(key, question_terms(" ".join(path))) >= 1.0
+    ]
+    if len(named) != 1 or not all(named[0] in rows[path] for path in kept):
+        return {}
+    return {path: printed_label(rows[path][named[0]].text) for path in kept}
+
+
+def _answering(
+    kept: list[tuple[str, ...]],
+    rows: dict[tuple[str, ...], dict[Slot, TableCell]],
+    used: set[Slot],
+) -> list[tuple[str, ...]]:
+    """The rows that print a value in every column the answer reads, when some do: a row
+    printing "–" there ("InternVL-C" under the QLLaMA time it does not spend) answers none
+    of it."""
+    printing = [
+        path
+        for path in kept
+        if all(j in rows[path] and not PLACEHOLDER.fullmatch(rows[path][j].text) for j in used)
+    ]
+    return printing or kept
+
+
 def _key_level(paths: Sequence[tuple[str, ...]]) -> int:
     """The path level that keys the rows: the innermost label, unless the rows share it
     ("SFT | QFFT | ∆" repeated under "S1.1", "LIMO", ...), then the innermost level whose
@@ -401,6 +464,7 @@ def _project_cells(
         else None
     )
     mapped, fit = _map_columns(paths, values, question, percent, own, spreads)
+    row_ids = _row_ids(cells)
     # A column mapped to the slot of a column before it reads the spread printed there.
     first_of: dict[Slot, str] = {}
     for name, j in mapped.items():
@@ -409,8 +473,9 @@ def _project_cells(
     rows: dict[tuple[str, ...], dict[Slot, TableCell]] = {}
     for cell in cells:
         if cell.row_path:
-            rows.setdefault(cell.row_path, {})[_slot(cell)] = cell
+            rows.setdefault(row_ids[cell.row], {})[_slot(cell)] = cell
     kept = [path for path in rows if not values or any(j in rows[path] for j in mapped.values())]
+    kept = _answering(kept, rows, set(mapped.values()))
     narrowed_by = ""
     named = _named_rows(
         {path: rows[path] for path in kept}, question, entities, question_text, subject, glossary
@@ -431,9 +496,12 @@ def _project_cells(
         and len({tuple(path[level] for level in levels) for path in kept}) == len(kept)
     )
     level = levels[0] if by_header else _key_level(kept)
+    printed_keys = {path: printed_label(path[level]) for path in kept}
+    if len(set(printed_keys.values())) < len(kept) or keys[0].type == "number":
+        printed_keys.update(_keys_under_header(keys[0].name, kept, rows, paths, mapped))
     projected = [
         ProjectedRow(
-            printed_label(path[level]),
+            printed_keys[path],
             path,
             {
                 name: _spread_cell(rows[path][j]) if name in spread_names else rows[path][j]

@@ -49,16 +49,19 @@ _FALSE = {"no", "false", "n", "0", "✗", "-"}
 
 
 def typed_value(raw: Any, column_type: str) -> Any:
-    """``raw`` as the schema's type: a number without units, a bool, a string; else None."""
+    """``raw`` as the schema's type: a number without units (a whole one written as
+    printed, "224" rather than "224.0": the scorer reads a number key as text), a bool, a
+    string; else None."""
     if raw is None:
         return None
     if column_type == "number":
         if isinstance(raw, bool):
             return None
-        if isinstance(raw, int | float):
-            return raw
-        found = numbers(str(raw))
-        return found[0].value if found else None
+        found = [raw] if isinstance(raw, int | float) else [n.value for n in numbers(str(raw))]
+        if not found:
+            return None
+        value = found[0]
+        return int(value) if isinstance(value, float) and value.is_integer() else value
     if column_type == "boolean":
         if isinstance(raw, bool):
             return raw

@@ -565,3 +565,47 @@ def test_a_clipped_word_in_a_row_label_is_named_by_the_word_it_clips() -> None:
         "NC-RAPT (Med)",
         "NC-RAPT (Low)",
     ]
+
+
+# cvpr2024 InternVL Table 19 (page 11), as extracted: each model printed on three rows, one
+# per image size, and the QLLaMA time only for the model that runs QLLaMA.
+EFFICIENCY = (
+    ("", "image", "encode image (ms)", "", "encode text (ms)", "total", ""),
+    ("method", "", "", "", "", "", "FPS"),
+    ("", "size", "InternViT-6B", "QLLaMA", "QLLaMA", "time", ""),
+    ("InternVL-C", "224", "15.5", "–", "4.9", "20.4", "48.9"),
+    ("InternVL-C", "336", "35.2", "–", "4.9", "40.1", "24.9"),
+    ("InternVL-C", "448", "66.9", "–", "4.9", "71.8", "13.9"),
+    ("InternVL-G", "224", "15.5", "8.2", "4.9", "28.6", "35.0"),
+    ("InternVL-G", "336", "35.2", "10.3", "4.9", "50.4", "19.8"),
+    ("InternVL-G", "448", "66.9", "12.8", "4.9", "84.6", "11.8"),
+)
+
+
+def test_rows_sharing_a_label_stay_apart_and_a_header_named_key_column_keys_them() -> None:
+    schema = [
+        TableColumn(name="Image size", type="number", is_row_key=True),
+        TableColumn(name="FPS", type="number", is_row_key=False),
+    ]
+    found = project(EFFICIENCY, schema, "What frame rate results at each tested image size?")
+    assert found is not None
+    read = [(row.key, row.values["FPS"].text) for row in found.rows]
+    assert read == [
+        ("224", "48.9"),
+        ("336", "24.9"),
+        ("448", "13.9"),
+        ("224", "35.0"),
+        ("336", "19.8"),
+        ("448", "11.8"),
+    ]
+
+
+def test_rows_printing_no_value_in_an_asked_column_do_not_answer() -> None:
+    schema = [
+        TableColumn(name="Image size", type="number", is_row_key=True),
+        TableColumn(name="QLLaMA image encoding (ms)", type="number", is_row_key=False),
+    ]
+    found = project(EFFICIENCY, schema, "How long does QLLaMA take to encode images at each size?")
+    assert found is not None
+    read = [(row.key, row.values["QLLaMA image encoding (ms)"].text) for row in found.rows]
+    assert read == [("224", "8.2"), ("336", "10.3"), ("448", "12.8")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -59,6 +60,9 @@ def test_cells_are_found_by_row_entity_and_column_description() -> None:
 def test_values_are_typed_by_the_schema() -> None:
     assert typed_value("41.2%", "number") == 41.2
     assert typed_value("n/a", "number") is None
+    # A whole number is written as printed: the scorer reads a number key as text.
+    assert json.dumps(typed_value("224", "number")) == "224"
+    assert json.dumps(typed_value(6.0, "number")) == "6"
     assert typed_value(True, "number") is None
     assert typed_value("yes", "boolean") is True
     assert typed_value("  ", "string") is None
