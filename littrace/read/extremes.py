@@ -21,6 +21,10 @@ Example:
     ('most negative', True)
     >>> extreme_word("How many were used by at least 50 papers?") is None
     True
+    >>> asked_gap("On which dataset does the new model fall furthest below SciBERT?")
+    ('below', False)
+    >>> asked_gap("Which task shows the smallest gap between the two models?")
+    ('apart', True)
 """
 
 from __future__ import annotations
@@ -77,3 +81,37 @@ def wants_lower(word: str, question: str, caption: str = "", axis: str = "") -> 
     if word in ("best", "worst") and lower_is_better(question, caption, axis):
         return not lower
     return lower
+
+
+# A gap between two values asked at its extreme: "falls furthest below", "the largest
+# improvement over", "the smallest gap between".
+_GAP_EXTREME = re.compile(
+    r"\b(?:furthest|farthest|largest|biggest|greatest|widest|most|smallest|least|narrowest)\b",
+    re.I,
+)
+_GAP_SMALLEST = re.compile(r"\b(?:smallest|least|narrowest)\b", re.I)
+_BELOW = re.compile(
+    r"\b(?:below|behind|drops?|dropped|falls?|fell|lags?|declines?|decreases?|loses?|worse)\b",
+    re.I,
+)
+_ABOVE = re.compile(
+    r"\b(?:above|ahead|improvements?|improves?|gains?|exceeds?|outperforms?|increases?)\b", re.I
+)
+_APART = re.compile(r"\b(?:gap|difference|margin)\b", re.I)
+
+
+def asked_gap(question: str) -> tuple[str, bool] | None:
+    """Whether ``question`` asks for the extreme of a gap between two values, and which:
+    ("below", ...) how far one falls below the other, ("above", ...) how far it rises above,
+    ("apart", ...) how far apart they are; with True for the smallest such gap."""
+    if not _GAP_EXTREME.search(question):
+        return None
+    below, above = _BELOW.search(question), _ABOVE.search(question)
+    smallest = _GAP_SMALLEST.search(question) is not None and not MAX_WORDS.search(question)
+    if below and not above:
+        return "below", smallest
+    if above and not below:
+        return "above", smallest
+    if below or above or _APART.search(question):
+        return "apart", smallest
+    return None

@@ -54,6 +54,7 @@ from littrace.read.units import (
     marks_own,
     path_score,
     printed_as,
+    prints_own,
     question_terms,
     refers_to_own,
     table_cells,
@@ -337,16 +338,6 @@ def _condition_rows(
     return [path for path in rows if path in kept], ", ".join(text for text, _ in named)
 
 
-def _prints_own(path: tuple[str, ...], subject: str) -> bool:
-    """Whether a header ``path`` is the paper's own method's: marked so ("(ours)") or
-    printing the name of what the paper introduces ("S2ORC-SciBERT" for "S2ORC")."""
-    named = question_terms(subject) if subject else frozenset()
-    return any(
-        marks_own(level) or (named and label_share(subject, question_terms(level)) >= 1.0)
-        for level in path
-    )
-
-
 def _key_header_level(grid: Grid, key: str) -> int | None:
     """The row-path level of the one label column whose header names the key column
     ("Dataset" among "Domain | Dataset | Reference | Task"), counted from the innermost."""
@@ -459,7 +450,7 @@ def _project_cells(
     spread_counts = Counter(_slot(cell) for cell in cells if spread(cell.text) is not None)
     spreads = frozenset(j for j, n in spread_counts.items() if n > len(printed[j]) / 2)
     own = (
-        frozenset(j for j, path in paths.items() if _prints_own(path, subject))
+        frozenset(j for j, path in paths.items() if prints_own(path, subject))
         if own_column
         else None
     )

@@ -852,3 +852,31 @@ def test_a_count_with_a_bound_tallies_the_rows_whose_named_column_meets_it() -> 
     # What is counted must be what the table lists, and the bound must name a column.
     assert choose("How many layers are used by at least 50 papers?", options, paper) is None
     assert choose("How many datasets have at least 5000 tokens?", options, paper) is None
+
+
+# S2ORC's Table 5 (acl2020_00447, page 6), part: its own model beside the reported SciBERT.
+OWN_BESIDE_REPORTED = (
+    ("Domain", "Dataset", "Task", "SCIBERT", "S2ORC-SCIBERT"),
+    ("Biomed", "EBM-NLP", "PICO", "72.28", "72.35 ± 0.95"),
+    ("CS", "ACL-ARC", "CLS", "70.98", "68.45 ± 2.47"),
+    ("Biomed & CS", "SciCite", "CLS", "85.49", "84.76 ± 0.37"),
+    ("Multi-domain", "PaperField", "CLS", "65.71", "65.99 ± 0.08"),
+)
+
+
+def test_a_gap_question_reads_the_own_column_less_the_other_in_each_options_row() -> None:
+    paper = context(cells=OWN_BESIDE_REPORTED, method="S2ORC")
+    options = ["SciCite", "ACL-ARC", "PaperField", "EBM-NLP"]
+    below = choose(
+        "On which dataset does the S2ORC model fall furthest below the reported SciBERT score?",
+        options,
+        paper,
+    )
+    assert below is not None and below.label == "B"  # 68.45 - 70.98
+    assert "less" in below.how
+    above = choose(
+        "On which dataset does the S2ORC model show the largest improvement over SciBERT?",
+        options,
+        paper,
+    )
+    assert above is not None and above.label == "C"  # 65.99 - 65.71

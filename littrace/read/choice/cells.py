@@ -1,5 +1,6 @@
 """Choices by table cells: the option whose numbers sit in the cells that say what the
-question asks, the extreme of the line it names, or the row that prints what it says."""
+question asks, the extreme of the line it names or of the gap between two lines it names,
+or the row that prints what it says."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from littrace.read.choice.units import (
     table_units,
     winner,
 )
-from littrace.read.extremes import extreme_word, wants_lower
+from littrace.read.extremes import asked_gap, extreme_word, wants_lower
 from littrace.read.records import SynthesisInput
 from littrace.read.tables import subject_name
 from littrace.read.text import asking_clause, asking_sentence, terms
@@ -36,6 +37,7 @@ from littrace.read.units import (
     own_named,
     path_score,
     printed_as,
+    prints_own,
     question_terms,
     row_score,
     subject_terms,
@@ -222,6 +224,63 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
     return best[1] if best else None
 
 
+def gap_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
+    """For "on which dataset does the new model fall furthest below SciBERT" (options naming
+    rows): the option whose row holds the extreme gap between the two columns the question
+    names best. With one of them the paper's own, the gap is its value less the other's:
+    lowest for how far below, highest for how far above; else the widest (or narrowest)."""
+    text = question.question
+    asked = asked_gap(text)
+    options = question.multiple_choice_options or []
+    if asked is None or not options or any(printed_numbers(o.text) for o in options):
+        return None
+    direction, smallest = asked
+    named = {o.label: question_terms(o.text) for o in options}
+    printed = {o.label: o.text.strip() for o in options}
+    told = frozenset().union(*named.values())
+    asking = asking_clause(text)
+    best: tuple[float, Choice] | None = None
+    for table in tables:
+        subject = subject_name(table.context)
+        wanted = own_named(asked_terms(text) - told, subject_terms(subject, text), text)
+        focus = own_named(asked_terms(asking) - told, subject_terms(subject, asking), asking)
+        lines: dict[tuple[str, ...], float] = {}
+        for cell in table.cells:
+            if cell.column_path not in lines:
+                lines[cell.column_path] = _line_score(table, cell.column_path, wanted, focus, False)
+        ranked = sorted(((score, path) for path, score in lines.items()), reverse=True)
+        if len(ranked) < 2 or ranked[1][0] < _FLOOR:
+            continue
+        (first_score, first), (second_score, second) = ranked[:2]
+        if prints_own(second, subject) and not prints_own(first, subject):
+            first, second = second, first
+        signed = prints_own(first, subject) != prints_own(second, subject)
+        minuend = _option_cells(table, first, named, printed, across=False)
+        subtrahend = _option_cells(table, second, named, printed, across=False)
+        gaps = {
+            label: float(cell.value or 0.0) - float(subtrahend[label].value or 0.0)
+            for label, cell in minuend.items()
+            if label in subtrahend and subtrahend[label].row == cell.row
+        }
+        if len(gaps) < 2:
+            continue
+        if not signed or direction == "apart":
+            gaps = {label: abs(gap) for label, gap in gaps.items()}
+        lowest = (direction == "below" and signed) != smallest
+        label = (min if lowest else max)(gaps, key=lambda lab: gaps[lab])
+        confidence = (first_score + second_score) / 2 * table.weight * len(gaps) / len(options)
+        choice = Choice(
+            label,
+            {lab: round(gap, 4) for lab, gap in gaps.items()},
+            f"{'min' if lowest else 'max'} of {first} less {second} in {table.obj.scorer_id}: "
+            + "; ".join(f"{lab} {minuend[lab].text} - {subtrahend[lab].text}" for lab in gaps),
+            [table.fact(c) for lab in gaps for c in (minuend[lab], subtrahend[lab])],
+        )
+        if best is None or confidence > best[0]:
+            best = (confidence, choice)
+    return best[1] if best else None
+
+
 def _extreme_line(
     table: TableUnits,
     wanted: frozenset[str],
@@ -249,12 +308,25 @@ def _extreme_line(
     asked, (score, _, path) = max(lines.items(), key=lambda item: item[1][:2])
     if score <= 0:
         return None
+    values = _option_cells(table, asked, named, options, across)
+    return (score, path, values) if len(values) >= 2 else None
+
+
+def _option_cells(
+    table: TableUnits,
+    line: int | tuple[str, ...],
+    named: dict[str, frozenset[str]],
+    options: dict[str, str],
+    across: bool,
+) -> dict[str, TableCell]:
+    """By option, the cell of the column ``line`` (``across``: the row) in the row (column)
+    the option names."""
     values: dict[str, TableCell] = {}
     for label, option_terms in named.items():
         shares = [
             (label_share(name[-1], option_terms), printed_as(name[-1], options[label]), cell)
             for cell in table.cells
-            if (cell.row if across else cell.column_path) == asked
+            if (cell.row if across else cell.column_path) == line
             and cell.value is not None
             and (name := cell.column_path if across else cell.row_path)
         ]
@@ -262,15 +334,14 @@ def _extreme_line(
         shares = [item for item in shares if item[0] >= _ROW_NAMED]
         if shares:
             values[label] = max(shares, key=lambda item: item[:2])[2]
-        elif isinstance(asked, tuple) and (
-            outer := _outer_named(table, asked, option_terms, options[label])
+        elif isinstance(line, tuple) and (
+            outer := _outer_named(table, line, option_terms, options[label])
         ):
             values[label] = outer
     # A cell that several options name ("Overlap" for "ResNet-Overlap" and "MLP-Overlap")
     # is none of them: the table does not tell those options apart.
     named_by = Counter(id(cell) for cell in values.values())
-    values = {label: cell for label, cell in values.items() if named_by[id(cell)] == 1}
-    return (score, path, values) if len(values) >= 2 else None
+    return {label: cell for label, cell in values.items() if named_by[id(cell)] == 1}
 
 
 def _line_score(
@@ -348,7 +419,8 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
     if not tables:
         return None
     return (
-        extreme_choice(question, tables)
+        gap_choice(question, tables)
+        or extreme_choice(question, tables)
         or _extreme_value(question, tables)
         or value_choice(question, tables)
         or described_row_choice(question, tables)

@@ -34,7 +34,7 @@ from littrace.read.units.align import (
 )
 from littrace.read.units.cells import TableCell, table_cells, transposed
 from littrace.read.units.grid import header_labels, header_row_count, label_column_count
-from littrace.read.units.labels import CITATION, label_share, printed_as
+from littrace.read.units.labels import CITATION, label_share, printed_as, prints_own
 from littrace.read.units.own import (
     marks_own,
     own_named,
@@ -61,6 +61,7 @@ __all__ = [
     "own_named",
     "path_score",
     "printed_as",
+    "prints_own",
     "question_terms",
     "refers_to_own",
     "row_score",

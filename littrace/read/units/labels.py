@@ -16,6 +16,7 @@ from littrace.read.units.terms import (
     SYNONYMS,
     in_order,
     named_together,
+    question_terms,
     reversed_order,
     terms_match,
 )
@@ -272,3 +273,13 @@ def printed_as(label: str, name: str) -> bool:
     """Whether ``label`` prints ``name`` exactly (a citation after it aside), marks and
     all: "EVA-02-CLIP-E+ [130]" prints "EVA-02-CLIP-E+", not "EVA-02-CLIP-E"."""
     return " ".join(CITATION.sub("", label).split()).casefold() == " ".join(name.split()).casefold()
+
+
+def prints_own(path: tuple[str, ...], subject: str) -> bool:
+    """Whether a header ``path`` is the paper's own method's: marked so ("(ours)") or
+    printing the name of what the paper introduces ("S2ORC-SciBERT" for "S2ORC")."""
+    named = question_terms(subject) if subject else frozenset()
+    return any(
+        marks_own(level) or (bool(named) and label_share(subject, question_terms(level)) >= 1.0)
+        for level in path
+    )
