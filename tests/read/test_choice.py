@@ -8,6 +8,7 @@ from dataclasses import replace
 from littrace.config import ReadSettings
 from littrace.llm.replies import Plan
 from littrace.read.choice import aligned_choice
+from littrace.read.choice.references import reference_choice
 from littrace.read.choice.units import Choice
 from littrace.read.localize import localize
 from littrace.read.records import PaperContext, SynthesisInput
@@ -880,3 +881,29 @@ def test_a_gap_question_reads_the_own_column_less_the_other_in_each_options_row(
         paper,
     )
     assert above is not None and above.label == "C"  # 65.99 - 65.71
+
+
+def test_an_entry_named_to_reach_the_selected_paper_it_cites_is_not_what_is_asked() -> None:
+    citing, cited = context("p1"), context("p2", method="Negative Sampling Revisited")
+    contexts = {"p1": citing, "p2": cited}
+    about_cited = ask(
+        "The SparseSieve paper cites as reference [7] a study of negative samples. In that "
+        "cited paper, who runs the retrieval baseline?",
+        ["Turing", "Hopper", "Lovelace", "Church"],
+        freeform=False,
+    )
+    data = SynthesisInput(about_cited, Plan(), ["p1", "p2"], contexts, {}, [])
+    assert reference_choice(about_cited, data) is None
+    # Alone, the cited work is no selected paper: the entry is what the question asks about.
+    alone = SynthesisInput(about_cited, Plan(), ["p1"], {"p1": citing}, {}, [])
+    found = reference_choice(about_cited, alone)
+    assert found is not None and found.label == "A"
+    # An option naming the cited paper by its title reads the entry too.
+    titled = ask(
+        "Which work does the SparseSieve paper cite as reference [7]?",
+        ["Negative Sampling Revisited: Sparse Retrieval", "Dense Passages", "Late Interaction"],
+        freeform=False,
+    )
+    data = SynthesisInput(titled, Plan(), ["p1", "p2"], contexts, {}, [])
+    found = reference_choice(titled, data)
+    assert found is not None and found.label == "A"

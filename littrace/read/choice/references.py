@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from littrace.corpus.document import Reference
-from littrace.littraceqa import Question
+from littrace.littraceqa import MultipleChoiceOption, Question
 from littrace.numbers import without_numbers
 from littrace.read.choice.counts import counted_terms
 from littrace.read.choice.units import Choice, winner
@@ -24,9 +24,10 @@ from littrace.read.references import (
     mentions_references,
     named_authors,
     reference_position,
+    same_title,
     same_work,
 )
-from littrace.read.text import terms
+from littrace.read.text import contains_phrase, terms
 from littrace.read.views import work_of
 
 # Entries cited by the best-matching sentences that can support an option.
@@ -50,6 +51,10 @@ def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
         return None
     position = reference_position(question.question)
     member = group_position(question.question) if position is None else None
+    # An entry named to reach the selected paper it cites ("cites as [30] ...; in that
+    # cited paper, ...") is asked about only where an option names that paper.
+    if position is not None and _reached(position, data, options):
+        return None
     query = question_query(question, data.plan, 1.0)
     support = {o.label: 0.0 for o in options}
     grounds: dict[str, tuple[str, Fact]] = {}
@@ -90,6 +95,26 @@ def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
         return None
     why, fact = grounds[label]
     return Choice(label, support, why, [fact])
+
+
+def _reached(position: int, data: SynthesisInput, options: list[MultipleChoiceOption]) -> bool:
+    """Whether a selected paper's entry at ``position`` lists another selected paper that no
+    option names by its title: the question names the entry to reach that paper, and asks
+    about its content."""
+    contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
+    for citing in contexts:
+        entry = entry_at(citing.references, position)
+        if entry is None:
+            continue
+        for cited in contexts:
+            title = cited.paper.title
+            if cited is citing or not (
+                same_title(title, entry.title or entry.raw) or contains_phrase(entry.raw, title)
+            ):
+                continue
+            if not any(same_title(title, o.text) for o in options):
+                return True
+    return False
 
 
 def shared_reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
