@@ -24,6 +24,9 @@ from littrace.corpus import sentences as corpus_sentences
 
 # Letters and digits of any script ("πₜ" reads as "πt" after NFKC), joined by - . / @.
 _TOKEN = re.compile(r"[^\W_]+(?:[-./@][^\W_]+)*")
+# A footnote mark the layout printed onto the word it follows: "scheduler10" (a lower-case
+# word of four letters or more, then one or two digits).
+_FOOTNOTE_MARK = re.compile(r"\b([a-z]{4,})(\d{1,2})\b")
 STOPWORDS = frozenset(
     [
         "a",
@@ -122,7 +125,8 @@ def stem(token: str) -> str:
 
 
 def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(unicodedata.normalize("NFKC", text).lower())
+    text = _FOOTNOTE_MARK.sub(r"\1 \2", unicodedata.normalize("NFKC", text))
+    return _TOKEN.findall(text.lower())
 
 
 def terms(text: str) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from littrace.read.text import asking_clause, asking_sentence, sentences, terms
+from littrace.read.text import asking_clause, asking_sentence, contains_phrase, sentences, terms
 
 
 def test_the_asking_clause_is_the_one_its_question_word_opens() -> None:
@@ -34,3 +34,12 @@ def test_sentences_cut_at_line_breaks_not_after_citations() -> None:
 def test_a_bound_prefix_meets_its_word_with_or_without_its_hyphen() -> None:
     assert terms("pre-trained re-ranking") == terms("pretrained reranking")
     assert terms("skip-gram") == ["skip-gram"]
+
+
+def test_a_footnote_mark_printed_onto_a_word_is_no_part_of_it() -> None:
+    assert contains_phrase(
+        "We use the slanted triangular scheduler10 of Howard.", "triangular scheduler"
+    )
+    assert terms("scheduler10") == terms("scheduler 10")
+    # Names that print their number as part of them keep it.
+    assert terms("ResNet50 Qwen3 GPT4") == ["resnet50", "qwen3", "gpt4"]
