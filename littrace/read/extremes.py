@@ -21,6 +21,8 @@ Example:
     ('most negative', True)
     >>> extreme_word("How many were used by at least 50 papers?") is None
     True
+    >>> extreme_word("Which datasets reach a minimum average summary length?") is None
+    True
     >>> asked_gap("On which dataset does the new model fall furthest below SciBERT?")
     ('below', False)
     >>> asked_gap("Which task shows the smallest gap between the two models?")
@@ -50,9 +52,9 @@ def lower_is_better(question: str, caption: str = "", axis: str = "") -> bool:
     return any(LOWER_BETTER.search(text) for text in (caption, question, axis))
 
 
-# A bound is no extreme ("used by at least 50 papers"); the most negative value is the
-# smallest.
-_BOUND = re.compile(r"\bat\s+(?:least|most)\b", re.I)
+# A bound is no extreme ("used by at least 50 papers", "summaries reach a minimum average
+# length"); the most negative value is the smallest.
+_BOUND = re.compile(r"\bat\s+(?:least|most)\b|\ban?\s+(?:minimum|maximum)\b", re.I)
 _MOST_NEGATIVE = re.compile(r"\bmost\s+negative\b", re.I)
 MOST_NEGATIVE = "most negative"
 
