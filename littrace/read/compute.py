@@ -82,6 +82,8 @@ _NOT_BESIDE = 0.5
 _PER_WORD = 0.1
 # The scale or unit printed onto a number in prose ("3.1B", "8192K").
 _SUFFIX = re.compile(r"[A-Za-z%]+")
+# A quantity asked as a whole of its parts: "the 2020 paper's total per query paper".
+_TOTAL = re.compile(r"\b(?:total|in all|altogether|combined)\b", re.I)
 _BRACKETED = re.compile(r"\[[^\[\]]{0,200}\]")
 # A stated quantity scoring this much of its paper's best is the best.
 _PAPER_BEST = 0.999
@@ -229,6 +231,7 @@ def _stated_operands(data: SynthesisInput) -> list[Operand]:
         # Positions in the sentence as it states quantities: citation markers and bracketed
         # notes ("[PVLDB 2023]") dropped.
         plain = stated(_BRACKETED.sub(" ", window.text))
+        stated_here: list[tuple[str, Operand]] = []
         for number in numbers(plain):
             unit = _SUFFIX.match(plain, number.end)
             nearness = _nearness(plain, number, unit.end() if unit else number.end, focus)
@@ -236,26 +239,78 @@ def _stated_operands(data: SynthesisInput) -> list[Operand]:
             if score <= 0:
                 continue
             fact = Fact(window.paper_id, window.chunk_id, window.text, number.value, "", "", "")
-            found.setdefault(window.paper_id, []).append(
-                Operand(
-                    score,
-                    0.0,
-                    number.value,
-                    number.text,
-                    unit.group(0) if unit else "",
-                    work_of(context.paper),
-                    f"{window.paper_id} sentence {window.text[:60]!r}",
-                    fact,
-                    counts,
-                    asked_beside=nearness > _NOT_BESIDE,
+            stated_here.append(
+                (
+                    _counted_noun(plain, number, focus),
+                    Operand(
+                        score,
+                        0.0,
+                        number.value,
+                        number.text,
+                        unit.group(0) if unit else "",
+                        work_of(context.paper),
+                        f"{window.paper_id} sentence {window.text[:60]!r}",
+                        fact,
+                        counts,
+                        asked_beside=nearness > _NOT_BESIDE,
+                    ),
                 )
             )
+        if _TOTAL.search(text):
+            stated_here = _totals(stated_here)
+        if stated_here:
+            found.setdefault(window.paper_id, []).extend(operand for _, operand in stated_here)
     operands = []
     for held in found.values():
         held.sort(key=lambda operand: -operand.score)
         best = held[0].score
         operands += [replace(o, relative=o.score / best) for o in held[:_TOP_CELLS]]
     return operands
+
+
+def _counted_noun(text: str, number: Number, focus: set[str]) -> str:
+    """The term of ``focus`` that ``number`` counts: the first within a few words after it
+    ("2 hard negatives"), or ""."""
+    for word in text[number.end :].split()[:_BESIDE_WORDS]:
+        found = focus.intersection(terms(word))
+        if found:
+            return min(found)
+    return ""
+
+
+def _totals(stated: list[tuple[str, Operand]]) -> list[tuple[str, Operand]]:
+    """A sentence's quantities with the counts of one noun summed where the question asks
+    for a total: "2 hard negatives ... and 3 easy negatives" is 5 negatives."""
+    by_noun: dict[str, list[Operand]] = {}
+    for noun, operand in stated:
+        if noun:
+            by_noun.setdefault(noun, []).append(operand)
+    kept = [(noun, operand) for noun, operand in stated if len(by_noun.get(noun, [])) < 2]
+    for noun, parts in by_noun.items():
+        if len(parts) < 2 or len({part.unit for part in parts}) > 1:
+            kept += [(noun, part) for part in parts]
+            continue
+        best = max(parts, key=lambda part: part.score)
+        total = sum(part.value for part in parts)
+        printed = " + ".join(part.text for part in parts)
+        kept.append(
+            (
+                noun,
+                replace(
+                    best,
+                    value=total,
+                    text=_printed_total(total, parts),
+                    where=f"{best.where} ({printed})",
+                    fact=replace(best.fact, value=total),
+                ),
+            )
+        )
+    return kept
+
+
+def _printed_total(total: float, parts: list[Operand]) -> str:
+    places = max(decimals(part.text) for part in parts)
+    return f"{total:.{places}f}"
 
 
 def _nearness(text: str, number: Number, end: int, focus: set[str]) -> float:

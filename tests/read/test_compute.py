@@ -227,6 +227,46 @@ def test_two_works_compared_by_the_quantities_their_prose_states() -> None:
     assert computed_value(alone) is None
 
 
+def test_counts_of_one_noun_in_a_sentence_are_summed_when_a_total_is_asked() -> None:
+    # SPECTER (ACL 2020) and M3-Embedding (ACL 2024), dev h6_19: 2 hard and 3 easy negatives
+    # per query paper against 7 negatives per query.
+    triplets = _stating(
+        "p1",
+        "SPECTER: Document-level Representation Learning",
+        "ACL",
+        2020,
+        "We use 2 hard negatives and 3 easy negatives for each query paper.",
+    )
+    embedding = _stating(
+        "p2",
+        "M3-Embedding: Multi-Linguality and Multi-Granularity",
+        "ACL",
+        2024,
+        "In the fine-tuning stage, we sample 7 negatives for each query.",
+    )
+    papers = {"p1": triplets, "p2": embedding}
+    described = (
+        "The ACL 2020 document-level representation paper mixes hard and easy negatives for "
+        "each query paper; the ACL 2024 multi-linguality paper samples negatives per query. "
+    )
+    options = ["4", "5", "7", "2"]
+
+    def asked(question: str) -> SynthesisInput:
+        return SynthesisInput(
+            ask(described + question, options), Plan(), ["p1", "p2"], papers, {}, []
+        )
+
+    total = "How many more negatives per query does the 2024 paper use than the 2020 paper's total?"
+    found = computed_value(asked(total), options)
+    assert found is not None and found.text == "2"  # 7 - (2 + 3)
+    # Without a total asked, each count stands alone: 7 - 2.
+    each = (
+        "How many more negatives per query does the 2024 paper use than the 2020 paper's hard ones?"
+    )
+    found = computed_value(asked(each), options)
+    assert found is not None and found.text == "5"
+
+
 def test_the_operation_asked_is_a_ratio_or_a_difference() -> None:
     assert asked_operation("How many times larger is the PVLDB paper's batch size?") == "ratio"
     assert asked_operation("By what factor does training slow down?") == "ratio"
