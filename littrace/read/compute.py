@@ -299,7 +299,7 @@ def _totals(stated: list[tuple[str, Operand]]) -> list[tuple[str, Operand]]:
                 replace(
                     best,
                     value=total,
-                    text=_printed_total(total, parts),
+                    text=_with_decimals(total, parts),
                     where=f"{best.where} ({printed})",
                     fact=replace(best.fact, value=total),
                 ),
@@ -308,9 +308,10 @@ def _totals(stated: list[tuple[str, Operand]]) -> list[tuple[str, Operand]]:
     return kept
 
 
-def _printed_total(total: float, parts: list[Operand]) -> str:
-    places = max(decimals(part.text) for part in parts)
-    return f"{total:.{places}f}"
+def _with_decimals(value: float, operands: Sequence[Operand]) -> str:
+    """``value`` printed with as many decimals as the most precise of its ``operands``
+    ("83.64" - "79.14" = "4.50")."""
+    return f"{value:.{max(decimals(operand.text) for operand in operands)}f}"
 
 
 def _nearness(text: str, number: Number, end: int, focus: set[str]) -> float:
@@ -459,7 +460,7 @@ def computed_value(data: SynthesisInput, options: Sequence[str] = ()) -> Compute
             else f"{second.text} / {first.text}"
         )
     else:
-        shown = f"{result:.{max(decimals(first.text), decimals(second.text))}f}"
+        shown = _with_decimals(result, (first, second))
         how = f"|{first.text} - {second.text}|"
     how += f": {first.where} and {second.where}"
     return Computed(printed or shown, parse_value(shown) or result, how, [first.fact, second.fact])

@@ -57,10 +57,13 @@ def typed_value(raw: Any, column_type: str) -> Any:
     if column_type == "number":
         if isinstance(raw, bool):
             return None
-        found = [raw] if isinstance(raw, int | float) else [n.value for n in numbers(str(raw))]
-        if not found:
-            return None
-        value = found[0]
+        if isinstance(raw, int | float):
+            value = raw
+        else:
+            found = numbers(str(raw))
+            if not found:
+                return None
+            value = found[0].value
         return int(value) if isinstance(value, float) and value.is_integer() else value
     if column_type == "boolean":
         if isinstance(raw, bool):

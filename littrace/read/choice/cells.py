@@ -252,9 +252,11 @@ def gap_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
         if len(ranked) < 2 or ranked[1][0] < _FLOOR:
             continue
         (first_score, first), (second_score, second) = ranked[:2]
-        if prints_own(second, subject) and not prints_own(first, subject):
+        own_first, own_second = prints_own(first, subject), prints_own(second, subject)
+        # With one column the paper's own, the gap is its value less the other's.
+        signed = own_first != own_second
+        if own_second and signed:
             first, second = second, first
-        signed = prints_own(first, subject) != prints_own(second, subject)
         minuend = _option_cells(table, first, named, printed, across=False)
         subtrahend = _option_cells(table, second, named, printed, across=False)
         gaps = {

@@ -27,7 +27,7 @@ from littrace.read.references import (
     same_title,
     same_work,
 )
-from littrace.read.text import contains_phrase, terms
+from littrace.read.text import terms
 from littrace.read.views import work_of
 
 # Entries cited by the best-matching sentences that can support an option.
@@ -108,11 +108,11 @@ def _reached(position: int, data: SynthesisInput, options: list[MultipleChoiceOp
             continue
         for cited in contexts:
             title = cited.paper.title
-            if cited is citing or not (
-                same_title(title, entry.title or entry.raw) or contains_phrase(entry.raw, title)
+            if (
+                cited is not citing
+                and lists_work(entry, title)
+                and not any(same_title(title, o.text) for o in options)
             ):
-                continue
-            if not any(same_title(title, o.text) for o in options):
                 return True
     return False
 
