@@ -5,6 +5,9 @@ paper are one work), or the one work whose tables print every listed entity, giv
 of its best-fitting table, projected onto the schema. With several works, value columns
 that name their papers ("Finetune (2019 paper)") or that one paper's headers alone carry are
 read off each paper's own table and the rows joined (:mod:`littrace.read.cross_paper`).
+When no header of the one work's tables names a value column, the rows are still that
+table's (the one that fits the key column, the question's words and named rows best), each
+value read where its row label and column name meet, else null.
 Otherwise, when the question lists its entities (``plan.rows``) the row ledger is fixed to
 them; when the key column names papers, each selected paper is a row. Every other column is filled per row from its source paper: detected table
 cells first (row label against the entity, header against the column name), then the
@@ -479,6 +482,38 @@ def _cross_paper_rows(
     return rows, facts, "; ".join(hows)
 
 
+def _labelled_rows(
+    data: SynthesisInput, context: PaperContext, schema: list[TableColumn], key: TableColumn
+) -> tuple[list[dict[str, Any]], list[Fact], str] | None:
+    """The rows of the paper's table that the question's rows are (the best-fitting table
+    for the key column alone: the one the question's words, named rows and the localizer
+    point at), when no table's headers name the value columns; each value read from the
+    cell its row label and the column's name match best, null where none does. The row
+    keys are the answer's most telling part; an empty answer scores nothing."""
+    found = best_projection(data, context, [key])
+    if found is None or not found[1].rows:
+        return None
+    obj, projection = found
+    facts: list[Fact] = []
+    rows: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for row in projection.rows:
+        if " ".join(row.key.lower().split()) in seen:
+            continue
+        seen.add(" ".join(row.key.lower().split()))
+        typed: dict[str, Any] = {key.name: typed_value(row.key, key.type)}
+        for column in schema:
+            if column is key:
+                continue
+            match = lookup_cell(obj.cells, row.key, column.name) if not column.is_row_key else None
+            typed[column.name] = typed_value(match.value, column.type) if match else None
+            if match is not None:
+                facts.append(cell_fact(context, obj, match))
+        rows.append(typed)
+    how = f"{obj.object_id} rows by label, no header names the value columns"
+    return rows, facts, how
+
+
 def _without(raw: dict[str, Any], name: str) -> dict[str, Any]:
     return {column: value for column, value in raw.items() if column != name}
 
@@ -501,6 +536,14 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
             projected_rows = assemble_rows(schema, projected[0])
             if projected_rows:
                 return projected_rows, projected[1], projected[2]
+        # Rows the question lists are read by the ledger below.
+        labelled = (
+            _labelled_rows(data, source, schema, keys[0])
+            if source is not None and not data.plan.rows
+            else None
+        )
+        if labelled is not None:
+            return labelled
     ledger = _row_ledger(data, keys[0])
     facts: list[Fact] = []
     entities: list[tuple[str, dict[str, Any]]] = []

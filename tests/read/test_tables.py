@@ -232,6 +232,30 @@ def test_listed_rows_one_selected_papers_table_prints_are_read_off_that_table() 
     ]
 
 
+def test_rows_no_header_names_are_keyed_by_the_tables_labels() -> None:
+    # No header names "latency": the rows are still the table's models, their latency null,
+    # rather than one row of nulls that matches no row of the answer.
+    cells = (
+        ("Model", "Top-1", "Params"),
+        ("ViT-B", "81.2", "86M"),
+        ("DeiT-S", "79.8", "22M"),
+    )
+    paper = context("pa", "DeiT", cells=cells)
+    question = table_question(
+        "What latency does each model of the comparison have?",
+        [
+            TableColumn(name="Model", type="string", is_row_key=True),
+            TableColumn(name="Latency (ms)", type="number", is_row_key=False),
+        ],
+    )
+    rows, _, how = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
+    assert how == "Table 1 rows by label, no header names the value columns"
+    assert rows == [
+        {"Model": "ViT-B", "Latency (ms)": None},
+        {"Model": "DeiT-S", "Latency (ms)": None},
+    ]
+
+
 def _paper(paper_id: str, title: str, venue: str, year: int, cells: tuple) -> PaperContext:
     made = context(paper_id, title.split(":")[0], cells=cells)
     record = replace(made.paper, title=title, venue=venue, year=year)
