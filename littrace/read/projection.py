@@ -74,6 +74,8 @@ _SPACE = re.compile(r"\s+")
 # A label that is a Greek symbol and its subscript, printed lower and read as a word apart.
 _SUBSCRIPTED_SYMBOL = re.compile(r"^([\u0391-\u03a9\u03b1-\u03c9]) (\w{1,3})$")
 _PARENTHESES = re.compile(r"\([^()]*\)")
+# Footnote and significance marks printed after a label ("RoBERTa**", "Ours†").
+_TRAILING_MARKS = re.compile(r"[\s*∗⋆†‡§¶]+$")
 # A column that names the spread of a value printed "mean ± spread".
 _SPREAD_NAME = re.compile(r"\b(?:std|stdev|sd|standard deviation|deviation|spread)\b|±", re.I)
 
@@ -112,10 +114,12 @@ class Projection:
 
 
 def printed_label(text: str) -> str:
-    """A label as an answer key: NFKC-normalised, citation markers and an own-work mark
-    ("(ours)") dropped, whitespace collapsed, a symbol's subscript set apart by the
-    extractor joined to it again ("β R" reads "βR")."""
+    """A label as an answer key: NFKC-normalised, citation markers, an own-work mark
+    ("(ours)") and footnote or significance marks after it ("RoBERTa**") dropped,
+    whitespace collapsed, a symbol's subscript set apart by the extractor joined to it again
+    ("β R" reads "βR")."""
     bare = without_own_note(CITATION.sub("", unicodedata.normalize("NFKC", text)))
+    bare = _TRAILING_MARKS.sub("", bare) or bare
     return _SUBSCRIPTED_SYMBOL.sub(r"\1\2", _SPACE.sub(" ", bare).strip())
 
 

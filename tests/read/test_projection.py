@@ -136,7 +136,7 @@ def test_no_header_naming_the_schema_gives_no_projection() -> None:
     assert project(CATEGORIES, _schema("Category", "Latency"), "What latency per category?") is None
 
 
-def test_printed_labels_are_nfkc_normalised_without_citation_or_own_work_marks() -> None:
+def test_printed_labels_are_nfkc_normalised_without_citation_footnote_or_own_work_marks() -> None:
     assert printed_label("β₊  (ours)") == "β+"
     assert printed_label("πₜ") == "πt"
     assert printed_label("ViT-22B [37]") == "ViT-22B"
@@ -147,6 +147,9 @@ def test_printed_labels_are_nfkc_normalised_without_citation_or_own_work_marks()
     # A label that is nothing but the mark, or starts with "Ours", keeps it.
     assert printed_label("Ours (full)") == "Ours (full)"
     assert printed_label("(ours)") == "(ours)"
+    # Significance and footnote marks are no part of the name; a plus sign is.
+    assert printed_label("RoBERTa**") == "RoBERTa" and printed_label("SciBERT †") == "SciBERT"
+    assert printed_label("C++") == "C++" and printed_label("*") == "*"
 
 
 # InternVL (CVPR 2024) Table 1, as extracted: the paper's own encoder marked "(ours)".
