@@ -9,7 +9,9 @@ outright (the "km" of "the Recall@100 of each setting for km queries"). The tabl
 both as printed and transposed; the orientation whose headers carry the schema wins.
 
 Rows are the table's rows, narrowed by what the question names: rows whose own label it
-names (any of the entities it enumerates, else at least two labels it names in full), and rows holding a text
+names (any of the entities it enumerates, else at least two labels it names in full; a
+phrase naming one row in full, "retrieval-augmented prompt tuning", names no other row whose
+words it holds, "Prompt Tuning"), and rows holding a text
 value it names (a condition such as "whose application domain is Human Activity
 Recognition"). A row's key is its innermost label as printed (NFKC-normalised, so "β₊"
 reads "β+"), or, when the rows kept share it ("SFT | QFFT | ∆" under each training set), the
@@ -43,7 +45,7 @@ from itertools import pairwise
 from littrace.littraceqa import TableColumn
 from littrace.numbers import parse_value, spread
 from littrace.read.abbreviations import Glossary, shortened_in, unclipped
-from littrace.read.text import contains_phrase, terms
+from littrace.read.text import contains_phrase, norm, terms
 from littrace.read.units import (
     CITATION,
     TableCell,
@@ -250,6 +252,7 @@ def _named_rows(
     )
     common = {term for term, n in counts.items() if n > len(rows) / 2}
     spellings = Counter(form for path in rows for form in forms[path][1:])
+    occurrences = _occurrences(question_text, forms)
     named = []
     for path in rows:
         own = []
@@ -259,14 +262,74 @@ def _named_rows(
         # A spelled-out label several rows share ("Weak": "weakly-supervised") tells none
         # of them apart.
         spelled = [form for form in forms[path][1:] if spellings[form] == 1]
-        if (any(len(term) > 1 for term in own) and label_share(" ".join(own), question) >= 1.0) or (
-            any(label_share(form, question) >= 1.0 for form in spelled)
+        said = _outside_phrases(question, question_text, path, forms, occurrences)
+        if (any(len(term) > 1 for term in own) and label_share(" ".join(own), said) >= 1.0) or (
+            any(label_share(form, said) >= 1.0 for form in spelled)
         ):
             named.append(path)
     # Beside the paper's own rows one named row counts; alone, one is no filter.
     if refers_to_own(question_text) and owned and len(owned) < len(rows):
         return [path for path in rows if path in owned or path in named]
     return named if len(named) >= 2 else _family_rows(labels, question)
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words as phrases are matched: hyphens apart ("retrieval augmented")."""
+    return norm(text).replace("-", " ").split()
+
+
+def _occurrences(
+    question_text: str, forms: dict[tuple[str, ...], list[str]]
+) -> list[tuple[int, int, tuple[str, ...]]]:
+    """Where the question names rows by a label of two words or more (any of its
+    ``forms``): (start, end) word positions and the row, the longest match first and no
+    two overlapping."""
+    said = _words(question_text)
+    found = []
+    for path, row_forms in forms.items():
+        for form in row_forms:
+            words = _words(form)
+            if len(words) < 2:
+                continue
+            found += [
+                (i, i + len(words), path)
+                for i in range(len(said) - len(words) + 1)
+                if said[i : i + len(words)] == words
+            ]
+    taken: list[tuple[int, int, tuple[str, ...]]] = []
+    for start, end, path in sorted(found, key=lambda o: o[0] - o[1]):
+        overlapping = [o for o in taken if o[0] < end and start < o[1]]
+        if all((o[0], o[1]) == (start, end) for o in overlapping):
+            taken.append((start, end, path))
+    return taken
+
+
+def _outside_phrases(
+    question: frozenset[str],
+    question_text: str,
+    path: tuple[str, ...],
+    forms: dict[tuple[str, ...], list[str]],
+    occurrences: list[tuple[int, int, tuple[str, ...]]],
+) -> frozenset[str]:
+    """The question's terms outside the phrases in which it names other rows: a phrase
+    naming one row in full ("retrieval-augmented prompt tuning", RAPT spelled out) names no
+    other row whose words it holds ("Prompt Tuning", the "tuning" of "Adapter Tuning"),
+    unless that row's label holds the other's ("RAPT" in "NC-RAPT (High)")."""
+    own = [f" {' '.join(_words(form))} " for form in forms[path]]
+
+    def holds(other: tuple[str, ...]) -> bool:
+        return any(f" {' '.join(_words(form))} " in label for form in forms[other] for label in own)
+
+    masked = {
+        i
+        for start, end, other in occurrences
+        if other != path and not holds(other)
+        for i in range(start, end)
+    }
+    if not masked:
+        return question
+    said = _words(question_text)
+    return question & question_terms(" ".join(w for i, w in enumerate(said) if i not in masked))
 
 
 def _label_forms(label: str, question_text: str, glossary: Glossary | None) -> list[str]:

@@ -343,6 +343,33 @@ def test_rows_are_named_by_the_long_forms_of_the_short_forms_they_print() -> Non
     assert bare is not None and len(bare.rows) != 3
 
 
+def test_a_phrase_naming_one_row_in_full_names_no_row_whose_words_it_holds() -> None:
+    # "retrieval-augmented prompt tuning" is RAPT spelled out: it names neither the "Prompt
+    # Tuning" baseline nor, with "the adapted model", the "Adapter Tuning" one; the
+    # NC-RAPT rows, whose labels hold "RAPT", are still named through it.
+    grid = (
+        METHODS[0],
+        ("Adapter Tuning", "29.16", "49.55"),
+        ("Prompt Tuning", "29.62", "54.82"),
+        *METHODS[2:],
+    )
+    question = (
+        "A paper proposes retrieval-augmented prompt tuning and versions conditioned on high "
+        "or low novelty. With GPT2 as the adapted model, what BLEU do they get?"
+    )
+    found = project(grid, _schema("Model", "BLEU"), question, glossary=RAPT_GLOSSARY)
+    assert found is not None and found.narrowed_by == "named rows"
+    assert [row.key for row in found.rows] == ["RAPT", "NC-RAPT (High)", "NC-RAPT (Low)"]
+    # Named outside that phrase, the baseline is a row of the answer.
+    also = project(
+        grid,
+        _schema("Model", "BLEU"),
+        question.replace("With GPT2", "Against prompt tuning, with GPT2"),
+        glossary=RAPT_GLOSSARY,
+    )
+    assert also is not None and "Prompt Tuning" in [row.key for row in also.rows]
+
+
 def test_a_long_form_several_rows_share_names_none_of_them() -> None:
     grid = (
         ("Model", "Category", "AUC-PR"),
