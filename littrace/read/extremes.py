@@ -74,6 +74,21 @@ def extreme_word(question: str) -> str | None:
     return found.group(0).lower() if found else None
 
 
+# Where a curve ends rather than its extreme: "levels off at", "plateaus", "converges to",
+# "final", "by the end of training".
+_SETTLES = re.compile(
+    r"\b(?:levels?|levell?ed|levell?ing)\s+off\b|\bplateau\w*|\bconverg\w*|\bfinal\b"
+    r"|\bat\s+the\s+end\b|\bby\s+the\s+end\b",
+    re.I,
+)
+
+
+def asks_settled(question: str) -> bool:
+    """Whether ``question`` compares where curves end ("which levels off at the lowest
+    objective"), not their extremes over the whole run."""
+    return _SETTLES.search(question) is not None
+
+
 def wants_lower(word: str, question: str, caption: str = "", axis: str = "") -> bool:
     """Whether ``word`` (from :func:`extreme_word`) asks for the smallest value: a literal
     word says so itself ("lowest", and "highest latency" is the largest latency); "best"

@@ -19,6 +19,7 @@ from littrace.read.charts import (
     extreme_option,
     printed_values,
     read_chart,
+    read_charts,
 )
 from littrace.read.charts import Series as ChartSeries
 from littrace.read.records import EvidenceItem, PaperContext, SynthesisInput
@@ -270,6 +271,51 @@ def test_a_real_matplotlib_line_chart_is_read() -> None:
     )
     assert all(s > p for s, p in zip(squality[:-1], pubmed[:-1], strict=True))
     assert 0.55 < pubmed[0] < 0.65
+
+
+def test_real_training_curves_in_two_panels_are_read_as_continuous_lines() -> None:
+    """ICCV 2023 (coref_visual_programs.pdf), Figure 5: the objective of PLAD, NRI and SIRI
+    against iterations (left panel, y ticks 55-65) and days (right panel, no y ticks), each
+    curve hundreds of segments long; NRI levels off lowest (near 61.8), SIRI highest."""
+    chart = read_chart(
+        str(FIXTURES.parent / "recent" / "coref_visual_programs.pdf"),
+        7,
+        (48.0, 198.2, 286.0, 292.0),
+    )
+    assert chart is not None and chart.kind == "line"
+    ends = {s.name: s.points[-1].value for s in chart.series}
+    assert sorted(ends) == ["NRI", "PLAD", "SIRI"]
+    assert all(len(s.points) > 100 and {p.x for p in s.points} == {""} for s in chart.series)
+    assert ends["NRI"] == pytest.approx(61.8, abs=0.5) and ends["SIRI"] == pytest.approx(
+        66.3, abs=0.5
+    )
+    options = ["NRI (naive rewrite integration)", "PLAD", "SIRI", "All about the same"]
+    settled = ask("Which scheme levels off at the lowest objective?", options)
+    chosen = extreme_option(settled, chart, lower=True)
+    assert chosen is not None and chosen[0] == "A"
+    # Over the whole run every curve starts at the axis: no lowest point tells them apart.
+    assert (
+        extreme_option(ask("Which scheme reaches the lowest objective?", options), chart, True)
+        is None
+    )
+
+
+def test_a_figure_with_a_bar_panel_and_a_line_panel_is_read_as_both() -> None:
+    """2025 arXiv QFFT (qfft.pdf), Figure 2: (a) bars of six models' RAK, S1.1-QFFT-7B the
+    tallest at 47.7; (b) lines over shares of the data (0.1% to 100%)."""
+    figure = (111.6, 73.1, 504.7, 211.0)
+    charts = read_charts(str(FIXTURES.parent / "recent" / "qfft.pdf"), 4, figure)
+    assert [chart.kind for chart in charts] == ["line", "bar"]
+    assert {"1%", "10%", "100%"} <= {p.x for s in charts[0].series for p in s.points}
+    tallest = max(charts[1].series, key=lambda s: max(p.value for p in s.points))
+    assert tallest.name == "S1.1-QFFT-7B"
+    question = ask(
+        "Figure 2(a): which model has the highest RAK?",
+        ["S1.1-QFFT-32B", "S1.1-QFFT-7B", "R1-Distill-Qwen-32B", "S1.1-SFT-32B"],
+    )
+    assert extreme_option(question, charts[0], lower=False) is None
+    chosen = extreme_option(question, charts[1], lower=False)
+    assert chosen is not None and chosen[0] == "B"
 
 
 def test_grouped_bars_are_named_by_legend_colour_and_grouped_by_the_text_under_them(

@@ -7,6 +7,7 @@ import pytest
 from littrace.read.extremes import (
     MAX_WORDS,
     MIN_WORDS,
+    asks_settled,
     extreme_word,
     lower_is_better,
     wants_lower,
@@ -70,3 +71,10 @@ def test_a_bound_is_no_extreme_and_the_most_negative_is_the_smallest() -> None:
     word = extreme_word("Which strategy has the most negative coefficient?")
     assert word is not None and wants_lower(word, "the most negative coefficient")
     assert extreme_word("Which has the most negative and the highest value?") is None
+
+
+def test_a_question_about_where_curves_end_is_told_from_one_about_their_extremes() -> None:
+    assert asks_settled("Which scheme levels off at the lowest objective?")
+    assert asks_settled("Which run converges to the highest accuracy?")
+    assert asks_settled("Which model has the best final loss?")
+    assert not asks_settled("Which scheme reaches the lowest objective?")

@@ -12,11 +12,16 @@ not needed; :mod:`~littrace.read.charts.scaled`):
   the group then named by the text under it) or else by the text centred under it;
 * **lines**: chains of stroked segments of one colour; values at their vertices, each vertex
   named by the x tick label under it, the series by its legend entry (a short line or swatch
-  of the same colour next to a text).
+  of the same colour next to a text); a continuous curve (a training curve, a sweep: more
+  vertices than ticks) has unnamed points, read from the panel the y scale is printed beside
+  when side-by-side panels repeat it.
+
+:func:`read_charts` returns the line and the bar chart of a figure (one panel may plot each).
 
 :func:`chart_answer` then answers a multiple-choice question that asks for an extreme from the
 located figure's chart: the extreme bar or series when the options name them, else the x tick
-of the extreme point of the series the question names (or the only series).
+of the extreme point of the series the question names (or the only series); for a question
+about where curves level off, each curve's last point.
 
 Charts that print their values need no scale (:mod:`~littrace.read.charts.printed`):
 :func:`printed_values` pairs each number printed at a bar's end (above it, or below a bar
@@ -32,7 +37,7 @@ Example:
 
 from littrace.read.charts.answer import chart_answer, extreme_option
 from littrace.read.charts.printed import printed_reading, printed_values
-from littrace.read.charts.scaled import Chart, Point, Series, read_chart
+from littrace.read.charts.scaled import Chart, Point, Series, read_chart, read_charts
 
 __all__ = [
     "Chart",
@@ -43,4 +48,5 @@ __all__ = [
     "printed_reading",
     "printed_values",
     "read_chart",
+    "read_charts",
 ]

@@ -8,8 +8,8 @@ import re
 from littrace.corpus.document import PaperObject
 from littrace.littraceqa import Question
 from littrace.numbers import parse_value, same_number
-from littrace.read.charts.scaled import Chart, Point, Series, read_chart
-from littrace.read.extremes import extreme_word, wants_lower
+from littrace.read.charts.scaled import Chart, Point, Series, read_charts
+from littrace.read.extremes import asks_settled, extreme_word, wants_lower
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.tables import subject_name
 from littrace.read.text import contains_phrase, norm, terms
@@ -89,7 +89,8 @@ def extreme_option(
     question: Question, chart: Chart, lower: bool, subject: str = ""
 ) -> tuple[str, Series, Point] | None:
     """The option of the extreme series (at the x label the question names, if it names one:
-    "the tallest bar on FiNER"; else each series' extreme point), when the options name the
+    "the tallest bar on FiNER"; its last point, if it asks where the series levels off;
+    else each series' extreme point), when the options name the
     series and that series is one of them; else the option of the extreme x tick of the
     series the question names (or the only one)."""
     options = {o.label: o.text for o in question.multiple_choice_options or []}
@@ -101,8 +102,11 @@ def extreme_option(
         if p.x and contains_phrase(question.question, p.x)
     }
     compared: list[tuple[str, Series, Point]] = []
+    settled = asks_settled(question.question)
     for s in chart.series:
         points = [p for p in s.points if p.x in asked] if len(asked) == 1 else list(s.points)
+        # Where a curve levels off is its last point.
+        points = points[-1:] if settled and not asked else points
         if s.name and points:
             option = _series_option(s.name, options, subject) or ""
             compared.append((option, s, pick(points, key=lambda p: p.value)))
@@ -138,12 +142,14 @@ def chart_answer(question: Question, data: SynthesisInput) -> tuple[str, list[Fa
         return None
     for context, obj in located_figures(question, data):
         pdf_path = context.paper.pdf_path
-        chart = read_chart(pdf_path, obj.page, obj.bbox) if pdf_path else None
-        if chart is None:
-            continue
-        lower = wants_lower(word, question.question, obj.caption, chart.y_label)
-        chosen = extreme_option(question, chart, lower, subject_name(context))
-        if chosen is None:
+        # A figure may plot lines in one panel and bars in another: the first chart whose
+        # series or ticks the options name answers.
+        for chart in read_charts(pdf_path, obj.page, obj.bbox) if pdf_path else ():
+            lower = wants_lower(word, question.question, obj.caption, chart.y_label)
+            chosen = extreme_option(question, chart, lower, subject_name(context))
+            if chosen is not None:
+                break
+        else:
             continue
         label, series, point = chosen
         chunk_id = next((c.chunk_id for c in context.chunks if c.object_id == obj.object_id), "")

@@ -29,6 +29,11 @@ Segment = tuple[tuple[float, float], tuple[float, float]]
 # Largest distance (points) between a tick's fitted and drawn position, relative to the
 # scale's span, before the scale is rejected.
 _SCALE_TOLERANCE = 0.01
+# Widest flat line read as a legend swatch rather than a series (points).
+_SWATCH_WIDTH = 30.0
+# Fewest vertices of a continuous curve (a training curve, a sweep), not a line through
+# a few categorical ticks.
+_CURVE_VERTICES = 20
 
 
 @dataclass(frozen=True)
@@ -258,13 +263,24 @@ def _line_chart(
     for color, runs in _chains(segments).items():
         for run in runs:
             vertices = [run[0][0], *(segment[1] for segment in run)]
-            if len(run) == 1 and abs(vertices[0][1] - vertices[1][1]) < 0.1:
-                (ax, ay), (bx, _) = vertices
-                short.append((color, (min(ax, bx), ay - 0.5, max(ax, bx), ay + 0.5)))
+            xs = [x for x, _ in vertices]
+            flat = all(abs(y - vertices[0][1]) < 0.1 for _, y in vertices)
+            if flat and (len(run) == 1 or max(xs) - min(xs) <= _SWATCH_WIDTH):
+                y = vertices[0][1]
+                short.append((color, (min(xs), y - 0.5, max(xs), y + 0.5)))
             elif len(vertices) >= 3 and all(b[0] >= a[0] for a, b in pairwise(vertices)):
-                if color in polylines:
+                line = [v for v in vertices if v[0] > scale.column_x1]
+                held = polylines.get(color)
+                if held is None:
+                    polylines[color] = line
+                elif min(len(line), len(held)) >= _CURVE_VERTICES and (
+                    min(xs) > held[-1][0] or max(xs) < held[0][0]
+                ):
+                    # Side-by-side panels repeat each curve: the panel the y scale is
+                    # printed beside is read.
+                    polylines[color] = min(held, line, key=lambda points: points[0][0])
+                else:
                     return None  # two data lines of one colour: which is which?
-                polylines[color] = [v for v in vertices if v[0] > scale.column_x1]
     if not polylines or any(len(points) < 2 for points in polylines.values()):
         return None
     lowest = max(y for points in polylines.values() for _, y in points)
@@ -289,12 +305,20 @@ def _line_chart(
     legend = legend_entries(words, short + markers)
     if len(polylines) > 1 and not all(color in legend for color in polylines):
         return None
+    # A curve with more vertices than the x axis has ticks is continuous: its points are
+    # read without x labels.
+    continuous = any(
+        len(vertices) >= max(_CURVE_VERTICES, 2 * len(ticks)) for vertices in polylines.values()
+    )
     series: list[Series] = []
     for color, vertices in polylines.items():
         points: list[Point] = []
         xs = sorted(x for x, _ in vertices)
         spacing = min((b - a for a, b in pairwise(xs)), default=20.0)
         for x, y in vertices:
+            if continuous:
+                points.append(Point("", scale.value(y)))
+                continue
             tick = min(ticks, key=lambda w: abs(w.cx - x), default=None)
             if tick is None or abs(tick.cx - x) > spacing / 2:
                 return None
@@ -309,13 +333,13 @@ def _y_label(words: list[Word], scale: _Scale) -> str:
     return " ".join(w.text for w in sorted(left, key=lambda w: -w.cy))
 
 
-def read_chart(pdf_path: str, page: int, bbox: BBox) -> Chart | None:
-    """The bar or line chart drawn in ``bbox`` (PDF points) of 1-based ``page``, or None when
-    no consistent y scale or no series is found there (diagrams, raster images, panels
-    without tick labels)."""
+def read_charts(pdf_path: str, page: int, bbox: BBox) -> tuple[Chart, ...]:
+    """The line and the bar chart drawn in ``bbox`` (PDF points) of 1-based ``page``, those
+    found (one panel may plot lines and another bars); empty when no consistent y scale or
+    no series is found there (diagrams, raster images, panels without tick labels)."""
     figure = read_figure(pdf_path, page, bbox)
     if figure is None:
-        return None
+        return ()
     box, wide, drawings, words, around = (
         figure.box,
         figure.wide,
@@ -332,15 +356,24 @@ def read_chart(pdf_path: str, page: int, bbox: BBox) -> Chart | None:
     ]
     scale = _scale(words, segments, min(coloured, default=box[2]))
     if scale is None:
-        return None
+        return ()
     y_label = _y_label(words, scale)
+    charts: list[Chart] = []
     lines = _line_chart(words, segments, rects, scale)
     if lines:
-        return Chart("line", y_label, tuple(lines))
+        charts.append(Chart("line", y_label, tuple(lines)))
     legend_lines = [
         (color, (min(a[0], b[0]), a[1] - 0.5, max(a[0], b[0]), a[1] + 0.5))
         for color, (a, b) in segments
         if not _is_grey(color) and abs(a[1] - b[1]) < 0.1
     ]
     bars = _bar_chart(words, rects, scale, legend_lines, (around, _rects(drawings, wide)))
-    return Chart("bar", y_label, tuple(bars)) if bars else None
+    if bars:
+        charts.append(Chart("bar", y_label, tuple(bars)))
+    return tuple(charts)
+
+
+def read_chart(pdf_path: str, page: int, bbox: BBox) -> Chart | None:
+    """The chart drawn in ``bbox`` of 1-based ``page`` (:func:`read_charts`; its lines
+    before its bars), or None."""
+    return next(iter(read_charts(pdf_path, page, bbox)), None)
