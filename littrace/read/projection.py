@@ -61,6 +61,7 @@ from littrace.read.units import (
     refers_to_own,
     table_cells,
     transposed,
+    without_marks,
     without_own_note,
 )
 from littrace.read.units.grid import PLACEHOLDER, grid_cell
@@ -76,8 +77,6 @@ _SPACE = re.compile(r"\s+")
 # A label that is a Greek symbol and its subscript, printed lower and read as a word apart.
 _SUBSCRIPTED_SYMBOL = re.compile(r"^([\u0391-\u03a9\u03b1-\u03c9]) (\w{1,3})$")
 _PARENTHESES = re.compile(r"\([^()]*\)")
-# Footnote and significance marks printed after a label ("RoBERTa**", "Ours†").
-_TRAILING_MARKS = re.compile(r"[\s*∗⋆†‡§¶]+$")
 # A column that names the spread of a value printed "mean ± spread".
 _SPREAD_NAME = re.compile(r"\b(?:std|stdev|sd|standard deviation|deviation|spread)\b|±", re.I)
 
@@ -121,7 +120,7 @@ def printed_label(text: str) -> str:
     whitespace collapsed, a symbol's subscript set apart by the extractor joined to it again
     ("β R" reads "βR")."""
     bare = without_own_note(CITATION.sub("", unicodedata.normalize("NFKC", text)))
-    bare = _TRAILING_MARKS.sub("", bare) or bare
+    bare = without_marks(bare)
     return _SUBSCRIPTED_SYMBOL.sub(r"\1\2", _SPACE.sub(" ", bare).strip())
 
 

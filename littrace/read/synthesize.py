@@ -84,6 +84,7 @@ from littrace.read.references import asked_entry, entry_answer
 from littrace.read.symbols import symbol_choice
 from littrace.read.tables import cell_fact, find_cell, paper_tables, subject_terms, table_rows
 from littrace.read.text import contains_phrase, norm, sentences, terms
+from littrace.read.units import without_marks
 
 if TYPE_CHECKING:
     from littrace.index.encoders import Encoder
@@ -165,7 +166,7 @@ def cell_value(
         return None
     obj, match = found
     return Value(
-        match.value.replace("%", "").strip(),
+        without_marks(match.value.replace("%", "").strip()),
         parse_value(match.value),
         (cell_fact(context, obj, match),),
         f"{obj.scorer_id} row {match.row!r} column {match.column!r}",

@@ -17,7 +17,7 @@ from littrace.llm.replies import Plan
 from littrace.read.localize import localize
 from littrace.read.records import PaperContext, SynthesisInput
 from littrace.read.synthesize import synthesize
-from tests.read.helpers import context
+from tests.read.helpers import TABLE_CELLS, context
 
 
 def ask(text: str, options: list[str] | None = None, freeform: bool = True) -> Question:
@@ -81,6 +81,14 @@ def test_a_table_value_picks_the_numerically_equal_option_whatever_its_unit() ->
 def test_the_subject_row_is_used_when_no_other_row_is_named() -> None:
     q = ask("What nDCG@10 does SparseSieve achieve on SciDocs-S?")
     assert run(q, [context()])["freeform"] == {"text": "41.2"}
+
+
+def test_a_cell_value_answers_without_the_footnote_mark_printed_after_it() -> None:
+    marked = tuple(
+        tuple(f"{cell}†" if cell == "41.2" else cell for cell in row) for row in TABLE_CELLS
+    )
+    q = ask("What nDCG@10 does SparseSieve achieve on SciDocs-S?")
+    assert run(q, [context(cells=marked)])["freeform"] == {"text": "41.2"}
 
 
 def test_a_gain_is_calculated_against_the_strongest_baseline() -> None:

@@ -18,6 +18,7 @@ from littrace.read.units import (
     table_cells,
     terms_match,
     transposed,
+    without_marks,
 )
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "pdfs"
@@ -967,3 +968,10 @@ def test_a_flipped_table_reads_its_spanning_headers_as_printed_not_centred() -> 
     groups = {c.row_path[-1]: c.row_path[0] for c in table_cells(transposed(grid), flipped=True)}
     assert groups["E5mistral-7b"] == groups["BM25"] == "Baselines (Prior Work)"
     assert groups["Dense"] == groups["All"] == "M3-Embedding (Our Work)"
+
+
+def test_footnote_and_significance_marks_after_a_label_or_value_are_dropped() -> None:
+    assert without_marks("RoBERTa**") == "RoBERTa" and without_marks("6.8†") == "6.8"
+    assert without_marks("SciBERT ‡") == "SciBERT"
+    # A plus sign is part of a name; a text that is nothing but marks is kept.
+    assert without_marks("C++") == "C++" and without_marks("*") == "*"

@@ -34,7 +34,13 @@ from littrace.read.units.align import (
 )
 from littrace.read.units.cells import TableCell, table_cells, transposed
 from littrace.read.units.grid import header_labels, header_row_count, label_column_count
-from littrace.read.units.labels import CITATION, label_share, printed_as, prints_own
+from littrace.read.units.labels import (
+    CITATION,
+    label_share,
+    printed_as,
+    prints_own,
+    without_marks,
+)
 from littrace.read.units.own import (
     marks_own,
     own_named,
@@ -69,5 +75,6 @@ __all__ = [
     "table_cells",
     "terms_match",
     "transposed",
+    "without_marks",
     "without_own_note",
 ]

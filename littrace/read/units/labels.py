@@ -29,6 +29,21 @@ _CITED_WORK = re.compile(
     r"\(([A-Z][\w'’-]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s*\(?((?:19|20)\d\d)[a-z]?\)"
 )
 
+# Footnote and significance marks printed after a label or a value ("RoBERTa**", "6.8†").
+_TRAILING_MARKS = re.compile(r"[\s*∗⋆†‡§¶]+$")
+
+
+def without_marks(text: str) -> str:
+    """``text`` without the footnote or significance marks printed after it ("RoBERTa**",
+    "6.8†"); a text that is nothing but marks is kept.
+
+    Example:
+        >>> without_marks("SciBERT †"), without_marks("C++"), without_marks("*")
+        ('SciBERT', 'C++', '*')
+    """
+    return _TRAILING_MARKS.sub("", text) or text
+
+
 # A compound term named in some of its parts (of three letters or more) counts this much;
 # one named in all its parts, but not together, this much.
 _PART_WEIGHT = 0.5
