@@ -44,8 +44,9 @@ in the localized sentences) and answers:
   (ii) Skip-gram" against its swap), then by embedding: the option closest in
   meaning to a passage sentence, weighted by the passage's score; only labels that exist;
 * **freeform**: the chosen option's text, else what the question asks of the bibliography
-  entry at the position it names, else the computed value, else the best-supported short
-  span of the best evidence sentence;
+  entry at the position it names, else the computed value, else, for a quantity asked of
+  several papers, the number all of them print (:func:`shared_number`), else the
+  best-supported short span of the best evidence sentence;
 * **tables** through :mod:`littrace.read.tables`.
 
 Example:
@@ -95,6 +96,10 @@ _ASKS_QUANTITY = re.compile(
     r"\bhow (?:many|much|long|large|often)\b|\bwhat (?:number|percentage|share|fraction)\b",
     re.IGNORECASE,
 )
+# A question asking one thing of every paper it compares.
+_OF_EVERY_PAPER = re.compile(r"\b(?:both|each of them|all of them|in common|share)\b", re.I)
+# Whole numbers read as years rather than quantities.
+_YEARS = range(1900, 2101)
 # Sentences embedded per question for semantic option support, best passages first.
 _MAX_SENTENCES = 64
 
@@ -393,6 +398,50 @@ def reference_answer(data: SynthesisInput) -> str | None:
     return entry_answer(data.question.question, found[1]) if found else None
 
 
+def shared_number(question: Question, data: SynthesisInput) -> str | None:
+    """The number every selected paper prints in the passages read for the question (its
+    evidence, pooled and read chunks), when the question asks a quantity or asks it of
+    every paper ("to what length do both extend it?"): the value the papers agree on, not
+    one only one of them states (its starting point); of several, the one whose weakest
+    paper's best passage says most of the question; None for one paper or a tie. Numbers
+    the question prints and years are no answer."""
+    asks = _ASKS_QUANTITY.search(question.question) or _OF_EVERY_PAPER.search(question.question)
+    if not asks:
+        return None
+    given = {n.value for n in numbers(question.question)}
+    query = question_query(question, data.plan, 1.0)
+    printed: dict[str, dict[float, tuple[float, str]]] = {}
+    for paper_id in data.papers:
+        context = data.contexts.get(paper_id)
+        if context is None:
+            continue
+        reading = data.readings.get(paper_id)
+        read = set(context.pool_scores) | set(reading.chunk_ids if reading else ())
+        texts = [item.text for item in data.evidence if item.paper_id == paper_id]
+        texts += [chunk.text for chunk in context.chunks if chunk.chunk_id in read]
+        by_value = printed.setdefault(paper_id, {})
+        for text in texts:
+            score = query.score(text)
+            for number in numbers(text):
+                value = number.value
+                if value in given or (value.is_integer() and int(value) in _YEARS):
+                    continue
+                if value not in by_value or score > by_value[value][0]:
+                    by_value[value] = (score, number.text)
+    if len(printed) < 2:
+        return None
+    shared = set.intersection(*(set(values) for values in printed.values()))
+    # Each shared value counts as much as its weakest paper's best passage says the question.
+    ranked = sorted(
+        ((min(values[value][0] for values in printed.values()), value) for value in shared),
+        reverse=True,
+    )
+    if not ranked or ranked[0][0] <= 0 or (len(ranked) > 1 and ranked[1][0] >= ranked[0][0]):
+        return None
+    value = ranked[0][1]
+    return max((values[value] for values in printed.values()), key=lambda held: held[0])[1]
+
+
 def answer_span(question: Question, data: SynthesisInput) -> str | None:
     """The best-supported short span of the best evidence sentence: its longest run of words
     the question does not contain, preferring runs with digits or names."""
@@ -548,6 +597,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             or reference_answer(data)
             or _equation_factor(question, data)
             or (value.text if value else None)
+            or shared_number(question, data)
             or answer_span(question, data)
             or ""
         )

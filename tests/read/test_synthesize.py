@@ -16,7 +16,7 @@ from littrace.littraceqa import Question
 from littrace.llm.replies import Plan
 from littrace.read.localize import localize
 from littrace.read.records import PaperContext, SynthesisInput
-from littrace.read.synthesize import synthesize
+from littrace.read.synthesize import shared_number, synthesize
 from tests.read.helpers import TABLE_CELLS, context
 
 
@@ -89,6 +89,33 @@ def test_a_cell_value_answers_without_the_footnote_mark_printed_after_it() -> No
     )
     q = ask("What nDCG@10 does SparseSieve achieve on SciDocs-S?")
     assert run(q, [context(cells=marked)])["freeform"] == {"text": "41.2"}
+
+
+def _with_setup(paper: PaperContext, text: str) -> PaperContext:
+    """``paper`` with a setup passage ``text`` that the retriever pooled."""
+    chunk = Chunk(f"{paper.paper_id}#0009", paper.paper_id, "body", 6, text, section="5 Setup")
+    return replace(paper, chunks=(*paper.chunks, chunk), pool_scores={chunk.chunk_id: 1.0})
+
+
+def test_a_number_asked_of_both_papers_is_the_one_both_print() -> None:
+    # The first paper also states where it started (2048); only 8192 is printed by both.
+    first = _with_setup(
+        context("pa", "ToolTuner"),
+        "The base model is pre-trained with a context length of 2048 tokens, so we extend "
+        "the context length to 8192 tokens with positional interpolation.",
+    )
+    second = _with_setup(
+        context("pb", "LongEmbed"),
+        "We extend the context length of the encoder to 8192 tokens for long documents.",
+    )
+    q = ask("To what context length (in tokens) do both papers extend their models?")
+    assert run(q, [first, second])["freeform"] == {"text": "8192"}
+    # A paper alone, or two that print no number in common, agree on nothing.
+    other = _with_setup(context("pc", "ShortEmbed"), "The encoder reads 512 tokens at most.")
+    for papers in ([first], [first, other]):
+        by_id = {paper.paper_id: paper for paper in papers}
+        data = SynthesisInput(q, Plan(), list(by_id), by_id, {}, [])
+        assert shared_number(q, data) is None
 
 
 def test_a_gain_is_calculated_against_the_strongest_baseline() -> None:
