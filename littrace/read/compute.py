@@ -80,6 +80,10 @@ _MIN_RELATIVE = 0.4
 _BESIDE_WORDS = 4
 _NOT_BESIDE = 0.5
 _PER_WORD = 0.1
+# Each further term of the question within reach of a stated quantity adds this much: of
+# "6.03 billion image-text pairs, and 4.98 billion remains after cleaning", the quantity
+# asked "after cleaning" is the one beside "cleaning" too.
+_FURTHER_TERM = 0.05
 # The scale or unit printed onto a number in prose ("3.1B", "8192K").
 _SUFFIX = re.compile(r"[A-Za-z%]+")
 # A quantity asked as a whole of its parts: "the 2020 paper's total per query paper".
@@ -317,17 +321,19 @@ def _with_decimals(value: float, operands: Sequence[Operand]) -> str:
 def _nearness(text: str, number: Number, end: int, focus: set[str]) -> float:
     """How close a term of ``focus`` stands to ``number`` in ``text`` (``end``: past the
     scale printed onto it, "3.1B", which is no word between it and its noun): 1 right
-    beside it, a tenth less per word between, ``_NOT_BESIDE`` when none is within a few
-    words ("for 20 epochs, where batch size of 256": "batch size" is nearer 256 than 20)."""
+    beside it, a tenth less per word between, a twentieth more per further term within
+    reach, ``_NOT_BESIDE`` when none is within a few words ("for 20 epochs, where batch
+    size of 256": "batch size" is nearer 256 than 20)."""
     before = text[: number.start].split()[-_BESIDE_WORDS:][::-1]
     after = text[end:].split()[:_BESIDE_WORDS]
-    distances = [
-        k
-        for side in (before, after)
-        for k, word in enumerate(side, 1)
-        if focus.intersection(terms(word))
-    ]
-    return 1.0 - _PER_WORD * (min(distances) - 1) if distances else _NOT_BESIDE
+    near: dict[str, int] = {}
+    for side in (before, after):
+        for k, word in enumerate(side, 1):
+            for term in focus.intersection(terms(word)):
+                near[term] = min(near.get(term, k), k)
+    if not near:
+        return _NOT_BESIDE
+    return 1.0 - _PER_WORD * (min(near.values()) - 1) + _FURTHER_TERM * (len(near) - 1)
 
 
 def _pairable(a: Operand, b: Operand) -> bool:

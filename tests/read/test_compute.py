@@ -267,6 +267,34 @@ def test_counts_of_one_noun_in_a_sentence_are_summed_when_a_total_is_asked() -> 
     assert found is not None and found.text == "5"
 
 
+def test_of_two_quantities_in_one_sentence_the_one_beside_more_asked_terms_is_read() -> None:
+    # InternVL (CVPR 2024) and M3-Embedding (ACL 2024), dev h13_11: "6.03 billion" pairs
+    # before cleaning, "4.98 billion" after; the question asks for the cleaned data.
+    vision = _stating(
+        "p1",
+        "InternVL: Aligning Vision Foundation Models",
+        "CVPR",
+        2024,
+        "The original dataset contains 6.03 billion image-text pairs, and 4.98 billion "
+        "remains after cleaning.",
+    )
+    embedding = _stating(
+        "p2",
+        "M3-Embedding: Multi-Linguality and Multi-Granularity",
+        "ACL",
+        2024,
+        "In total, it brings in 1.2 billion text pairs of 194 languages.",
+    )
+    question = (
+        "The CVPR 2024 vision paper trains on image-text pairs that remain after cleaning; the "
+        "ACL 2024 embedding paper pre-trains on unsupervised text pairs. By how many billion "
+        "pairs does the vision paper's cleaned data exceed the embedding paper's?"
+    )
+    papers = {"p1": vision, "p2": embedding}
+    found = computed_value(SynthesisInput(ask(question), Plan(), ["p1", "p2"], papers, {}, []))
+    assert found is not None and found.text == "3.78"  # 4.98 - 1.2, not 6.03 - 1.2
+
+
 def test_the_operation_asked_is_a_ratio_or_a_difference() -> None:
     assert asked_operation("How many times larger is the PVLDB paper's batch size?") == "ratio"
     assert asked_operation("By what factor does training slow down?") == "ratio"
