@@ -251,7 +251,8 @@ def _named_rows(
     )
     common = {term for term, n in counts.items() if n > len(rows) / 2}
     spellings = Counter(form for path in rows for form in forms[path][1:])
-    occurrences = _occurrences(question_text, forms)
+    said_words = _words(question_text)
+    occurrences = _occurrences(said_words, forms)
     named = []
     for path in rows:
         own = []
@@ -261,7 +262,7 @@ def _named_rows(
         # A spelled-out label several rows share ("Weak": "weakly-supervised") tells none
         # of them apart.
         spelled = [form for form in forms[path][1:] if spellings[form] == 1]
-        said = _outside_phrases(question, question_text, path, forms, occurrences)
+        said = _outside_phrases(question, said_words, path, forms, occurrences)
         if (any(len(term) > 1 for term in own) and label_share(" ".join(own), said) >= 1.0) or (
             any(label_share(form, said) >= 1.0 for form in spelled)
         ):
@@ -278,12 +279,11 @@ def _words(text: str) -> list[str]:
 
 
 def _occurrences(
-    question_text: str, forms: dict[tuple[str, ...], list[str]]
+    said: list[str], forms: dict[tuple[str, ...], list[str]]
 ) -> list[tuple[int, int, tuple[str, ...]]]:
-    """Where the question names rows by a label of two words or more (any of its
-    ``forms``): (start, end) word positions and the row, the longest match first and no
-    two overlapping."""
-    said = _words(question_text)
+    """Where the question (its words ``said``, :func:`_words`) names rows by a label of two
+    words or more (any of its ``forms``): (start, end) word positions and the row, the
+    longest match first and no two overlapping."""
     found = []
     for path, row_forms in forms.items():
         for form in row_forms:
@@ -305,15 +305,15 @@ def _occurrences(
 
 def _outside_phrases(
     question: frozenset[str],
-    question_text: str,
+    said: list[str],
     path: tuple[str, ...],
     forms: dict[tuple[str, ...], list[str]],
     occurrences: list[tuple[int, int, tuple[str, ...]]],
 ) -> frozenset[str]:
-    """The question's terms outside the phrases in which it names other rows: a phrase
-    naming one row in full ("retrieval-augmented prompt tuning", RAPT spelled out) names no
-    other row whose words it holds ("Prompt Tuning", the "tuning" of "Adapter Tuning"),
-    unless that row's label holds the other's ("RAPT" in "NC-RAPT (High)")."""
+    """The question's terms (its words ``said``) outside the phrases in which it names other
+    rows: a phrase naming one row in full ("retrieval-augmented prompt tuning", RAPT spelled
+    out) names no other row whose words it holds ("Prompt Tuning", the "tuning" of "Adapter
+    Tuning"), unless that row's label holds the other's ("RAPT" in "NC-RAPT (High)")."""
     own = [f" {' '.join(_words(form))} " for form in forms[path]]
 
     def holds(other: tuple[str, ...]) -> bool:
@@ -327,7 +327,6 @@ def _outside_phrases(
     }
     if not masked:
         return question
-    said = _words(question_text)
     return question & question_terms(" ".join(w for i, w in enumerate(said) if i not in masked))
 
 

@@ -145,12 +145,14 @@ def find_cell(
 def assemble_rows(
     schema: list[TableColumn],
     entities: list[tuple[str, dict[str, Any]]],
+    keep_empty: bool = False,
 ) -> list[dict[str, Any]]:
     """Typed rows from ``(row key, raw values by column)`` pairs, merged per key (case and
     spacing aside).
 
     Complementary cells of one key are merged (the first non-null value wins), rows whose
-    non-key cells are all null are dropped, and every row has exactly the schema's columns.
+    non-key cells are all null are dropped (kept with ``keep_empty``: rows whose keys are the
+    answer), and every row has exactly the schema's columns.
     """
     keys = [column.name for column in schema if column.is_row_key] or [schema[0].name]
     merged: dict[str, dict[str, Any]] = {}
@@ -169,7 +171,7 @@ def assemble_rows(
     return [
         row
         for row in merged.values()
-        if not values or any(row[name] is not None for name in values)
+        if keep_empty or not values or any(row[name] is not None for name in values)
     ]
 
 
@@ -495,23 +497,19 @@ def _labelled_rows(
         return None
     obj, projection = found
     facts: list[Fact] = []
-    rows: list[dict[str, Any]] = []
-    seen: set[str] = set()
+    entities: list[tuple[str, dict[str, Any]]] = []
     for row in projection.rows:
-        if " ".join(row.key.lower().split()) in seen:
-            continue
-        seen.add(" ".join(row.key.lower().split()))
-        typed: dict[str, Any] = {key.name: typed_value(row.key, key.type)}
+        raw: dict[str, Any] = {key.name: row.key}
         for column in schema:
-            if column is key:
+            if column is key or column.is_row_key:
                 continue
-            match = lookup_cell(obj.cells, row.key, column.name) if not column.is_row_key else None
-            typed[column.name] = typed_value(match.value, column.type) if match else None
+            match = lookup_cell(obj.cells, row.key, column.name)
             if match is not None:
+                raw[column.name] = match.value
                 facts.append(cell_fact(context, obj, match))
-        rows.append(typed)
+        entities.append((row.key, raw))
     how = f"{obj.object_id} rows by label, no header names the value columns"
-    return rows, facts, how
+    return assemble_rows(schema, entities, keep_empty=True), facts, how
 
 
 def _without(raw: dict[str, Any], name: str) -> dict[str, Any]:

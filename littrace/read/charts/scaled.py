@@ -263,18 +263,18 @@ def _line_chart(
     for color, runs in _chains(segments).items():
         for run in runs:
             vertices = [run[0][0], *(segment[1] for segment in run)]
-            xs = [x for x, _ in vertices]
+            left, right = min(x for x, _ in vertices), max(x for x, _ in vertices)
             flat = all(abs(y - vertices[0][1]) < 0.1 for _, y in vertices)
-            if flat and (len(run) == 1 or max(xs) - min(xs) <= _SWATCH_WIDTH):
+            if flat and (len(run) == 1 or right - left <= _SWATCH_WIDTH):
                 y = vertices[0][1]
-                short.append((color, (min(xs), y - 0.5, max(xs), y + 0.5)))
+                short.append((color, (left, y - 0.5, right, y + 0.5)))
             elif len(vertices) >= 3 and all(b[0] >= a[0] for a, b in pairwise(vertices)):
                 line = [v for v in vertices if v[0] > scale.column_x1]
                 held = polylines.get(color)
                 if held is None:
                     polylines[color] = line
                 elif min(len(line), len(held)) >= _CURVE_VERTICES and (
-                    min(xs) > held[-1][0] or max(xs) < held[0][0]
+                    left > held[-1][0] or right < held[0][0]
                 ):
                     # Side-by-side panels repeat each curve: the panel the y scale is
                     # printed beside is read.
