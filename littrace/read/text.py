@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 from littrace.corpus import sentences as corpus_sentences
 
-# Letters and digits of any script ("πₜ" reads as "πt" after NFKC), joined by - . / @.
-_TOKEN = re.compile(r"[^\W_]+(?:[-./@][^\W_]+)*")
+# Letters and digits of any script ("πₜ" reads as "πt" after NFKC), joined by - . / @. A
+# one-letter symbol keeps the sign it carries: "β₊" (NFKC "β+") and "β−" are two designs.
+_TOKEN = re.compile(r"(?<![^\W_])[^\W\d_][+\u2212]++(?![^\W_])|[^\W_]+(?:[-./@][^\W_]+)*")
 # A footnote mark the layout printed onto the word it follows: "scheduler10" (a lower-case
 # word of four letters or more, then one or two digits).
 _FOOTNOTE_MARK = re.compile(r"\b([a-z]{4,})(\d{1,2})\b")

@@ -43,3 +43,10 @@ def test_a_footnote_mark_printed_onto_a_word_is_no_part_of_it() -> None:
     assert terms("scheduler10") == terms("scheduler 10")
     # Names that print their number as part of them keep it.
     assert terms("ResNet50 Qwen3 GPT4") == ["resnet50", "qwen3", "gpt4"]
+
+
+def test_a_sign_closing_a_name_is_part_of_it_but_a_sign_joining_names_is_not() -> None:
+    # "β₊" and "β₋" (subscript signs) are the "β+" and "β−" designs an option names.
+    assert terms("β₊") == terms("β+,") == ["β+"]
+    assert terms("(β−)") == ["β−"] != terms("β+")
+    assert terms("Dense+Sparse") == terms("Dense+ Sparse") == ["dense", "sparse"]

@@ -975,3 +975,57 @@ def test_footnote_and_significance_marks_after_a_label_or_value_are_dropped() ->
     assert without_marks("SciBERT ‡") == "SciBERT"
     # A plus sign is part of a name; a text that is nothing but marks is kept.
     assert without_marks("C++") == "C++" and without_marks("*") == "*"
+
+
+def test_sub_tables_under_their_own_titles_are_read_apart_with_their_section_rows() -> None:
+    # Multi-LexSum's Table 4 (as extracted): "(a)" and "(b)" side by side, each with section
+    # rows the converter printed in every cell they span, and (b)'s labels repeating under
+    # each of its settings.
+    left = "(a) Fine-tuning PEGASUS and BART on SDS tasks."
+    right = "(b) PRIMERA models results on progressive summarization."
+    grid = (
+        (*(left,) * 3, *(right,) * 3),
+        ("Models", "R-2 f₁", "Words", "Target", "R-2 f₁", "Words"),
+        (*("L →S Fine-tuning",) * 3, *("{L, D} →S",) * 3),
+        ("PEGASUS", "35.62", "156.8", "Gold L", "36.42", "133.4"),
+        ("BART", "37.02", "133.8", "Predicted L′", "18.24", "164.0"),
+        ("", "L →T Fine-tuning", "", "", "{L, D} →T", ""),
+        ("PEGASUS", "14.44", "24.6", "Gold L", "14.84", "24.13"),
+        ("BART", "13.05", "24.0", "Predicted L′", "7.98", "24.05"),
+    )
+    cells = {(c.row_path, c.column_path[-1]): c.text for c in table_cells(grid)}
+    assert cells[("{L, D} →T", "Predicted L′"), "R-2 f₁"] == "7.98"
+    assert cells[("{L, D} →S", "Gold L"), "R-2 f₁"] == "36.42"
+    assert cells[("L →S Fine-tuning", "BART"), "Words"] == "133.8"
+    assert cells[("L →T Fine-tuning", "PEGASUS"), "R-2 f₁"] == "14.44"
+    # The section row heads rows, not columns.
+    assert all("L →S Fine-tuning" not in c.column_path for c in table_cells(grid))
+    # Without sub-table titles, a column of repeated words stays a column of the one table.
+    plain = (
+        ("Model", "F1", "Data", "Size"),
+        ("BERT", "80.1", "Wikipedia", "110"),
+        ("SciBERT", "82.3", "Wikipedia", "110"),
+    )
+    assert {c.row_path for c in table_cells(plain)} == {("BERT",), ("SciBERT",)}
+
+
+def test_the_number_leading_a_compound_is_a_quantity_and_names_no_row() -> None:
+    # InternVL's Table 11 compares "variant 1" ... "variant 6" of its 6-billion-parameter
+    # encoder: the encoder's size names none of them.
+    sized = question_terms("the final design of its 6-billion-parameter vision encoder")
+    assert label_share("variant 6", sized) == 0.0
+    assert {"billion", "parameter"} <= sized
+    # The number ending a name still names it.
+    assert label_share("GPT 4", question_terms("the scores of GPT-4")) == 1.0
+    assert label_share("variant 6", question_terms("the heads of variant 6")) == 1.0
+
+
+def test_a_symbol_with_its_sign_is_named_only_with_that_sign() -> None:
+    # The strain sensor's "β₊" and "β₋" designs, named by options "β+, ..." and "β−, ...".
+    positive = question_terms("β+, the full-transistor β-multiplier with positive response")
+    negative = question_terms("β−, the full-transistor β-multiplier with negative response")
+    assert label_share("β₊", positive) == 1.0
+    assert label_share("β₊", negative) == 0.0
+    assert label_share("β₋", negative) == 1.0
+    # The letter alone is still named.
+    assert label_share("β", positive) == 1.0

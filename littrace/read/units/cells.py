@@ -14,6 +14,7 @@ from littrace.read.text import norm
 from littrace.read.units.grid import (
     CHECK,
     CROSS,
+    PANEL_TITLE,
     WHOLE,
     Grid,
     grid_cell,
@@ -276,10 +277,13 @@ def side_by_side(
             grid_cell(grid, i, j) and grid_cell(grid, i, j) == grid_cell(grid, i, 0)
             for i in range(headers)
         )
+        # A sub-table's own title over it ("(b) PRIMERA results") says its labels may
+        # repeat block by block ("Gold L | Predicted L′" under each setting).
+        titled = starts_group and PANEL_TITLE.match(top[j]) is not None
         if (
             (starts_group or repeats_first)
             and len(words) >= 2
-            and len(set(words)) == len(words)
+            and (titled or len(set(words)) == len(words))
             and all(any(ch.isalpha() for ch in word) and not is_number(word) for word in words)
             and mostly_numbers(grid_cell(grid, i, j - 1) for i in body)
         ):

@@ -74,11 +74,15 @@ def header_row_count(grid: Grid, labels: int) -> int:
         if mostly_numbers([grid_cell(grid, i, j) for j in value_columns]):
             # A section title right under a full row of column headers ("7B Models (Based on
             # Qwen2.5-7B)" under "Acc | Tokens | ...") opens the body: it is too long for the
-            # column it starts in, unlike a header's wrapped last words ("(# Sensors)").
+            # column it starts in, unlike a header's wrapped last words ("(# Sensors)"), or
+            # spans the whole row, label columns too ("L → S Fine-tuning" in every cell).
             title = title_text(grid, i - 1, labels) if i > 1 else ""
             if title and _full(grid, i - 2, labels, width):
                 j = next(j for j in range(width) if grid_cell(grid, i - 1, j))
-                if len(title) > 2 * max(len(grid_cell(grid, k, j)) for k in range(i - 1)):
+                spans_row = all(grid_cell(grid, i - 1, k) == title for k in range(width))
+                if spans_row or len(title) > 2 * max(
+                    len(grid_cell(grid, k, j)) for k in range(i - 1)
+                ):
                     return i - 1
             # So does a group label alone in the first column under a full header row that
             # already heads that column ("Baselines (Prior Work)" under "Model | Avg | ar").
@@ -135,6 +139,10 @@ def title_text(grid: Grid, i: int, labels: int) -> str:
     pieces = [text for _, text in filled]
     if len(filled) > 1 and balanced(" ".join(pieces)) and not all(map(balanced, pieces)):
         filled = [(filled[0][0], " ".join(pieces))]
+    # A title spanning the whole row, printed by the converter in each cell it spans, stands
+    # over the value columns.
+    if len(filled) > 1 and len(set(pieces)) == 1 and len(filled) == grid_width(grid):
+        filled = [filled[labels]] if labels < len(filled) else filled[:1]
     if len(filled) != 1:
         return ""
     j, text = filled[0]

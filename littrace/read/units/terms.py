@@ -107,9 +107,13 @@ def _tokens(text: str) -> set[str]:
     for term in terms(text):
         term = SYNONYMS.get(term, term)
         found.add(term)
+        # "β+" still names the letter: a label printing "β R" or "β" alone.
+        found.add(term.rstrip("+\u2212"))
         if "-" in term or "/" in term:
             parts = [p for p in term.replace("/", "-").split("-") if p]
-            found.update(parts)
+            # A compound led by a number is a quantity ("6-billion-parameter", "12-layer"):
+            # its number names no row ("variant 6"), unlike the number ending a name ("GPT-4").
+            found.update(parts[1:] if parts[0].isdigit() else parts)
             found.add("".join(parts))
     return found
 
