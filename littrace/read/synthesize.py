@@ -72,6 +72,7 @@ from littrace.read.charts import chart_answer, printed_reading
 from littrace.read.choice import (
     aligned_choice,
     claim_support,
+    counting_sentence,
     printed_support,
     sentence_choice,
     table_contenders,
@@ -508,6 +509,13 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         context = data.contexts.get(paper_id)
         if context is not None and value is None:
             value = gap_value(question, context) or cell_value(question, context)
+    # A count is whole: a cell printing a fraction ("6.8" linked entries on average) is no
+    # answer to "how many", where a sentence counting what it counts is.
+    if value is None or (computed is None and decimals(value.text) > 0):
+        counting = counting_sentence(question, data)
+        if counting is not None:
+            count, fact = counting
+            value = Value(count, float(count), (fact,), f"sentence counting it: {fact.text[:120]}")
     if value is not None:
         facts.extend(value.facts)
         steps.append({"step": "value", "value": value.text, "how": value.how})

@@ -907,3 +907,26 @@ def test_an_entry_named_to_reach_the_selected_paper_it_cites_is_not_what_is_aske
     data = SynthesisInput(titled, Plan(), ["p1", "p2"], contexts, {}, [])
     found = reference_choice(titled, data)
     assert found is not None and found.label == "A"
+
+
+def test_a_count_is_read_where_a_sentence_counts_the_noun_with_the_words_the_question_adds() -> (
+    None
+):
+    from littrace.read.choice import counting_sentence
+
+    # S2ORC's evaluation sample: "100" counts LaTeX parses, "500" counts GROBID ones.
+    paper = _prose_paper(
+        "For bibliography linking, we randomly sample papers (500 GROBID PDF parses and "
+        "100 LATEX parses) and select one linked entry per paper.",
+        "On average 6.8 bibliography entries are linked per LaTeX paper.",
+    )
+    record = ask("How many LaTeX parses are in that sample?", [], freeform=True)
+    data = SynthesisInput(record, Plan(), ["p1"], {"p1": paper}, {}, [])
+    found = counting_sentence(record, data)
+    assert found is not None and found[0] == "100"
+    assert "LATEX parses" in found[1].text
+    # Nothing counted, or nothing counting it: no count.
+    asked = ask("What does the paper sample for bibliography linking?", [], freeform=True)
+    assert counting_sentence(asked, replace(data, question=asked)) is None
+    asked = ask("How many HTML parses are in that sample?", [], freeform=True)
+    assert counting_sentence(asked, replace(data, question=asked)) is None

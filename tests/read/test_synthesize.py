@@ -265,3 +265,25 @@ def test_options_equally_absent_are_told_apart_by_the_numbers_the_evidence_print
     step = synthesis.steps[-1]
     assert step["support"] == {"A": 0.0, "B": 0.0, "C": 0.0}  # no option printed verbatim
     assert step["printed_support"] == {"A": 0.0, "B": 0.5, "C": 0.0}
+
+
+def test_how_many_is_read_from_the_sentence_counting_it_not_a_fractional_cell() -> None:
+    # S2ORC: its linking table prints average entries per paper ("6.8" under LaTeX); the
+    # sample's size is counted in a sentence.
+    cells = (("Statistic", "GROBID", "LaTeX"), ("Linked bib. entries", "5.1", "6.8"))
+    paper = context(cells=cells)
+    sampled = Chunk(
+        "p1#0100",
+        "p1",
+        "body",
+        5,
+        "For bibliography linking, we randomly sample papers (500 GROBID PDF parses and "
+        "100 LaTeX parses) and select one linked entry per paper.",
+        section="4 Evaluation",
+    )
+    paper = replace(paper, chunks=(*paper.chunks, sampled))
+    answer = run(ask("How many LaTeX parses are in the bibliography-linking sample?"), [paper])
+    assert answer["freeform"] == {"text": "100"}
+    # Where no sentence counts what the question counts, the cell stands.
+    answer = run(ask("How many linked bib. entries does a LaTeX paper have?"), [paper])
+    assert answer["freeform"] == {"text": "6.8"}

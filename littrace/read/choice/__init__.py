@@ -48,7 +48,7 @@ from littrace.read.choice.references import (
     reference_number_choice,
     shared_reference_choice,
 )
-from littrace.read.choice.sentences import printed_support, sentence_choice
+from littrace.read.choice.sentences import counting_sentence, printed_support, sentence_choice
 from littrace.read.choice.units import Choice, TableUnits, table_units
 from littrace.read.options import option_claims
 
@@ -58,6 +58,7 @@ __all__ = [
     "TableUnits",
     "aligned_choice",
     "claim_support",
+    "counting_sentence",
     "described_row_choice",
     "option_claims",
     "printed_support",

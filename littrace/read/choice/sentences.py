@@ -18,6 +18,7 @@ from littrace.read.choice.counts import (
     count_share,
     counted_terms,
     quantities,
+    stated,
 )
 from littrace.read.choice.units import Choice, winner
 from littrace.read.records import Fact, SynthesisInput
@@ -256,3 +257,31 @@ def printed_support(
             round(sum(text in held_here for text in telling) / len(telling), 4) if telling else 0.0
         )
     return support
+
+
+def counting_sentence(question: Question, data: SynthesisInput) -> tuple[str, Fact] | None:
+    """For "how many X": the number a sentence prints counting X with every word the
+    question puts before it ("100 LATEX parses" for "how many LaTeX parses"), from the
+    window that names most of the question; None when no sentence does, or two windows
+    naming it alike print different counts."""
+    counted = counted_terms(question.question)
+    windows = sentence_windows(data) if counted else []
+    weights = window_weights(question, data, windows) if windows else None
+    if weights is None:
+        return None
+    found: list[tuple[float, str, Window]] = []
+    for window in windows:
+        text = stated(window.text)
+        for word in dict.fromkeys(w.strip(",;:()").rstrip(".") for w in text.split()):
+            # A count is a whole number ("100 LATEX parses"; not "6.8 entries" on average).
+            if word.isdigit() and count_share(text, word, counted) >= 1.0:
+                found.append((weights.share(window), word, window))
+    if not found:
+        return None
+    best = max(score for score, _, _ in found)
+    counts = {word for score, word, _ in found if score == best}
+    if len(counts) != 1:
+        return None
+    _, word, window = next(item for item in found if item[0] == best)
+    fact = Fact(window.paper_id, window.chunk_id, window.text, float(word), "", "", "sentence")
+    return word, fact
