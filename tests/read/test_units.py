@@ -1029,3 +1029,23 @@ def test_a_symbol_with_its_sign_is_named_only_with_that_sign() -> None:
     assert label_share("β₋", negative) == 1.0
     # The letter alone is still named.
     assert label_share("β", positive) == 1.0
+
+
+def test_a_row_adding_to_the_one_above_is_labelled_under_it() -> None:
+    # QFFT's Table 9 (as extracted): "+ SimPO Shortest" is QFFT with SimPO Shortest added,
+    # not the SimPO Shortest baseline of the section above.
+    grid = (
+        ("Method", "AES"),
+        ("SimPO Shortest", "-1.0"),
+        ("Distilled Methods (7B)", ""),
+        ("QFFT (Ours)", "2.9"),
+        ("+ DPO Shortest", "3.2"),
+        ("+ SimPO Shortest", "4.1"),
+    )
+    paths = {c.text: c.row_path for c in table_cells(grid)}
+    assert paths["4.1"] == ("Distilled Methods (7B)", "QFFT (Ours)", "+ SimPO Shortest")
+    assert paths["3.2"] == ("Distilled Methods (7B)", "QFFT (Ours)", "+ DPO Shortest")
+    assert paths["-1.0"] == ("SimPO Shortest",)
+    # A row printing its own label is no addition, whatever it follows.
+    plain = (("Method", "AES"), ("+ CoT", "1.0"), ("Base", "2.0"), ("Tuned", "3.0"))
+    assert [c.row_path for c in table_cells(plain)] == [("+ CoT",), ("Base",), ("Tuned",)]

@@ -304,7 +304,9 @@ def _table_cells(
     paths below it, up to the next one; where the innermost labels repeat block by block, an
     outer label printed anywhere in a block (centred, or wrapped over two rows) labels the
     whole block. A check or cross in a label column reads as its column's header (or
-    "without" it), under the group label printed among those marks. A table without header
+    "without" it), under the group label printed among those marks. A row adding to the one
+    above it ("+ SimPO Shortest" under "QFFT (Ours)") has that row's label outside its own.
+    A table without header
     rows (statistics, "Total papers | 81.1M") has its ``caption`` as every column's path.
     """
     if len(grid) < 2 or grid_width(grid) < 2:
@@ -343,10 +345,12 @@ def _table_cells(
     order = [j for j in range(labels) if j != naming] + [naming]
     cells = []
     section = ""
+    # The row a "+ X" row adds X to: the last one above it printing a label of its own.
+    base = ""
     i = headers
     while i < len(grid):
         if i in titles:
-            section = titles[i]
+            section, base = titles[i], ""
             i += 1
             continue
         if repeats_header(grid, i, top, labels):
@@ -395,6 +399,11 @@ def _table_cells(
         )
         if not row_path:
             continue
+        # "+ SimPO Shortest" under "QFFT (Ours)" is QFFT with SimPO Shortest added.
+        if not row_path[-1].startswith("+"):
+            base = row_path[-1]
+        elif base:
+            row_path = (*row_path[:-1], base, row_path[-1])
         if groups:
             row_path = (_nearest_group(groups, i - 1), *row_path)
         if section:
