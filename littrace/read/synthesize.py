@@ -74,6 +74,7 @@ from littrace.read.choice import (
     claim_support,
     counting_sentence,
     printed_support,
+    row_sentence_choice,
     sentence_choice,
     table_contenders,
 )
@@ -585,6 +586,8 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             if contending.tied:
                 windowed = sentence_choice(question, data)
             windowed = windowed or sentence_choice(question, data, among)
+            # Nor a sentence printing them: one naming the row of one of them may.
+            windowed = windowed or row_sentence_choice(question, data)
         if windowed is not None:
             chosen, how, step["support"] = windowed.label, windowed.how, windowed.support
             facts.extend(windowed.facts)

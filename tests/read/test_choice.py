@@ -930,3 +930,44 @@ def test_a_count_is_read_where_a_sentence_counts_the_noun_with_the_words_the_que
     assert counting_sentence(asked, replace(data, question=asked)) is None
     asked = ask("How many HTML parses are in that sample?", [], freeform=True)
     assert counting_sentence(asked, replace(data, question=asked)) is None
+
+
+def test_the_option_in_the_row_a_sentence_names_with_the_question_is_chosen() -> None:
+    from littrace.corpus.document import Chunk
+    from littrace.read.choice import row_sentence_choice
+
+    # InternVL's Table 11: six candidate configurations; the text names the one it keeps.
+    cells = (
+        ("name", "depth", "#heads"),
+        ("variant 1", "32", "62"),
+        ("variant 2", "48", "50"),
+        ("variant 3", "48", "25"),
+        ("variant 4", "48", "39"),
+    )
+    base = context(cells=cells)
+    table = next(o for o in base.objects if o.kind == "table")
+    chosen = Chunk(
+        "p1#0100",
+        "p1",
+        "body",
+        5,
+        "For accuracy, speed and stability, we ultimately chose variant 3 as the final model.",
+        section="4 Analysis",
+    )
+    paper = replace(base, chunks=(*base.chunks, chosen))
+    record = ask(
+        "How many attention heads has the configuration it selects as its final design?",
+        ["50", "62", "25", "39"],
+        freeform=False,
+    )
+    data = SynthesisInput(record, Plan(), ["p1"], {"p1": paper}, {}, [])
+    picked = row_sentence_choice(record, data)
+    assert picked is not None and picked.label == "C"
+    assert "variant 3" in picked.how and table.scorer_id in picked.how
+    # A sentence naming two of the rows tells none of them apart.
+    both = replace(chosen, text="We ultimately chose variant 3 as the final model over variant 1.")
+    apart = replace(paper, chunks=(*base.chunks, both))
+    assert row_sentence_choice(record, replace(data, contexts={"p1": apart})) is None
+    # Options that are not all numbers of the table's rows are left to other readers.
+    named = ask("Which configuration does it finally select?", ["variant 3", "variant 1"], False)
+    assert row_sentence_choice(named, replace(data, question=named)) is None

@@ -48,7 +48,12 @@ from littrace.read.choice.references import (
     reference_number_choice,
     shared_reference_choice,
 )
-from littrace.read.choice.sentences import counting_sentence, printed_support, sentence_choice
+from littrace.read.choice.sentences import (
+    counting_sentence,
+    printed_support,
+    row_sentence_choice,
+    sentence_choice,
+)
 from littrace.read.choice.units import Choice, TableUnits, table_units
 from littrace.read.options import option_claims
 
@@ -64,6 +69,7 @@ __all__ = [
     "printed_support",
     "reference_choice",
     "reference_number_choice",
+    "row_sentence_choice",
     "sentence_choice",
     "shared_reference_choice",
     "table_contenders",

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from littrace.littraceqa import Question
-from littrace.numbers import decimals, numbers, printed_numbers, same_shown, without_numbers
+from littrace.numbers import numbers, printed_numbers, without_numbers
 from littrace.read.choice.references import (
     list_length_choice,
     reference_choice,
@@ -21,6 +21,7 @@ from littrace.read.choice.units import (
     Choice,
     TableUnits,
     contenders,
+    prints_option,
     table_units,
     winner,
 )
@@ -93,18 +94,6 @@ def value_support(
         support[option.label] = round(support[option.label] / len(printed[option.label]), 4)
         best_cells[option.label] = found
     return support, best_cells
-
-
-def prints_option(cell: TableCell, number: str) -> bool:
-    """Whether ``cell`` prints the option's ``number`` at the cell's own precision: a cell
-    "0.93" is no option "0.9", though it rounds to it.
-
-    Example:
-        >>> cell = TableCell(0, 0, (), (), "0.93", 0.93)
-        >>> prints_option(cell, "0.93"), prints_option(cell, "0.9")
-        (True, False)
-    """
-    return cell.value is not None and same_shown(cell.value, decimals(cell.text), number)
 
 
 def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:

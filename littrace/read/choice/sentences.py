@@ -11,7 +11,7 @@ from itertools import pairwise, product
 
 from littrace.corpus.document import PaperRecord
 from littrace.littraceqa import Question
-from littrace.numbers import Number, numbers, same_number
+from littrace.numbers import Number, numbers, same_number, without_numbers
 from littrace.read.choice.counts import (
     UNCOUNTED_WEIGHT,
     Quantities,
@@ -20,9 +20,9 @@ from littrace.read.choice.counts import (
     quantities,
     stated,
 )
-from littrace.read.choice.units import Choice, winner
+from littrace.read.choice.units import Choice, prints_option, table_units, winner
 from littrace.read.records import Fact, SynthesisInput
-from littrace.read.text import contains_phrase, sentences, terms
+from littrace.read.text import contains_phrase, norm, sentences, terms
 
 # Chunk kinds whose sentences are prose a question can be aligned with.
 _PROSE = ("title_abstract", "body")
@@ -285,3 +285,59 @@ def counting_sentence(question: Question, data: SynthesisInput) -> tuple[str, Fa
     _, word, window = next(item for item in found if item[0] == best)
     fact = Fact(window.paper_id, window.chunk_id, window.text, float(word), "", "", "sentence")
     return word, fact
+
+
+def row_sentence_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """For options that are numbers printed in distinct rows of one table (the "#heads" of
+    "variant 1" ... "variant 6"), the option whose row a prose sentence of that paper names
+    alone, among them, with most of the question: the question names the row only by what
+    the paper says of it ("the configuration it finally selects" for "we ultimately chose
+    variant 3 as the final InternViT-6B")."""
+    options = question.multiple_choice_options or []
+    printed = {o.label: numbers(o.text) for o in options}
+    if not options or any(
+        len(found) != 1 or terms(without_numbers(o.text))
+        for o, found in zip(options, printed.values(), strict=True)
+    ):
+        return None
+    windows = sentence_windows(data)
+    weights = window_weights(question, data, windows) if windows else None
+    if weights is None:
+        return None
+    best: tuple[float, Choice] | None = None
+    for table in table_units(question, data):
+        rows = {
+            label: {
+                cell.row_path[-1]
+                for cell in table.cells
+                if cell.row_path and prints_option(cell, found[0].text)
+            }
+            for label, found in printed.items()
+        }
+        labels = [row for found in rows.values() for row in found]
+        if not all(rows.values()) or len({norm(row) for row in labels}) != len(labels):
+            continue
+        support = dict.fromkeys(rows, 0.0)
+        grounds: dict[str, Window] = {}
+        for window in windows:
+            if window.paper_id != table.context.paper_id:
+                continue
+            naming = [
+                label
+                for label, found in rows.items()
+                for row in found
+                if contains_phrase(window.text, row)
+            ]
+            if len(naming) != 1:
+                continue
+            score = round(weights.share(window), 4)
+            if score > support[naming[0]]:
+                support[naming[0]], grounds[naming[0]] = score, window
+        label = winner(support, _SENTENCE_MARGIN)
+        if label is None or (best is not None and support[label] <= best[0]):
+            continue
+        window = grounds[label]
+        fact = Fact(window.paper_id, window.chunk_id, window.text, None, "", "", "sentence")
+        how = f"{table.obj.scorer_id}: the row a sentence names: {window.text[:120]}"
+        best = (support[label], Choice(label, support, how, [fact]))
+    return best[1] if best else None

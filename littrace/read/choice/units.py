@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from littrace.corpus.document import PaperObject
 from littrace.littraceqa import Question
+from littrace.numbers import decimals, same_shown
 from littrace.read.abbreviations import Glossary, table_glossary
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.tables import paper_tables
@@ -92,3 +93,15 @@ def contenders(support: dict[str, float], margin: float = _MARGIN) -> list[str]:
     if best <= 0:
         return list(support)
     return [label for label, value in support.items() if best - value < margin * best]
+
+
+def prints_option(cell: TableCell, number: str) -> bool:
+    """Whether ``cell`` prints the option's ``number`` at the cell's own precision: a cell
+    "0.93" is no option "0.9", though it rounds to it.
+
+    Example:
+        >>> cell = TableCell(0, 0, (), (), "0.93", 0.93)
+        >>> prints_option(cell, "0.93"), prints_option(cell, "0.9")
+        (True, False)
+    """
+    return cell.value is not None and same_shown(cell.value, decimals(cell.text), number)
