@@ -25,7 +25,11 @@ option's number appearing in the located table proves nothing. Instead:
   among the papers' sentences (IDF), so that words describing the paper as a whole decide
   nothing; only its best window counts, so an option printed everywhere gains nothing from
   being printed often; an option making several claims is supported claim by claim
-  (:mod:`~littrace.read.choice.claims`).
+  (:mod:`~littrace.read.choice.claims`); options that are numbers in distinct rows of one
+  table are told apart by the sentence naming one of those rows with the question's words
+  ("we ultimately chose variant 3 as the final ...", :func:`row_sentence_choice`); and a
+  count is read where a sentence counts the asked noun ("100 LATEX parses",
+  :func:`counting_sentence`).
 
 Only a clear winner is returned (support above zero and ahead of the runner-up), with its
 grounds for the trace; otherwise the caller falls back to other evidence.
