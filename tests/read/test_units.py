@@ -314,6 +314,22 @@ def test_a_group_label_wrapped_or_centred_in_its_block_labels_all_its_rows() -> 
     assert cells[(("DeepSeek-V3.2", "GEPA"), ("GPQA", "Δ"))].value == -23.23
 
 
+def test_labels_printed_on_each_row_of_a_block_are_each_rows_own() -> None:
+    # InternVL's Table 9 (cvpr2024_14238, page 8), cut down: blocks start at each
+    # "Vicuna-7B" row; the last block prints its encoder and glue layer on every row.
+    grid = (
+        ("method", "encoder", "glue layer", "LLM", "VizWiz"),
+        ("InternVL-Chat (ours)", "IViT-6B", "QLLaMA", "Vicuna-7B", "44.5"),
+        ("InternVL-Chat (ours)", "IViT-6B", "QLLaMA", "Vicuna-13B", "54.0"),
+        ("InternVL-Chat (ours)", "IViT-6B", "MLP", "Vicuna-7B", "52.5"),
+        ("InternVL-Chat (ours)", "IViT-6B", "MLP", "Vicuna-13B", "54.6"),
+        ("InternVL-Chat (ours)", "IViT-6B", "QLLaMA", "Vicuna-13B", "58.5"),
+    )
+    paths = [c.row_path for c in table_cells(grid)]
+    assert paths[-2] == ("InternVL-Chat (ours)", "IViT-6B", "MLP", "Vicuna-13B")
+    assert paths[-1] == ("InternVL-Chat (ours)", "IViT-6B", "QLLaMA", "Vicuna-13B")
+
+
 def test_a_word_a_header_prints_shortened_is_the_word() -> None:
     wanted = asked_terms("Which language has the longest average document length?")
     # "Avg." is "average" shortened; "Len" without its full stop says nothing, nor "Max".

@@ -136,11 +136,20 @@ def _blocks(grid: Grid, rows: Sequence[int], labels: int) -> list[range]:
 def _block_label(grid: Grid, block: range, j: int, titles: Container[int]) -> str:
     """The label of column ``j`` for a whole block: its only label, or a label wrapped over
     consecutive rows ("Qwen3-4B" over "Instruct"), joined; "" when the block holds labels
-    for different rows."""
-    own = [i for i in block if i not in titles and grid_cell(grid, i, j)]
-    if not own or own[-1] - own[0] != len(own) - 1 or len(own) > 3:
+    for different rows: apart, more than three, the same one repeated, or one on each of
+    more than two rows ("IViT-6B | MLP", "IViT-6B | MLP", "IViT-6B | QLLaMA")."""
+    rows = [i for i in block if i not in titles]
+    own = [i for i in rows if grid_cell(grid, i, j)]
+    printed = [grid_cell(grid, i, j) for i in own]
+    if (
+        not own
+        or own[-1] - own[0] != len(own) - 1
+        or len(own) > 3
+        or (len(own) > 1 and len(set(printed)) == 1)
+        or (len(own) > 2 and len(own) == len(rows))
+    ):
         return ""
-    return " ".join(grid_cell(grid, i, j) for i in own)
+    return " ".join(printed)
 
 
 # A mark column's header may name its feature with a verb or "with" before it ("Use
