@@ -504,6 +504,30 @@ def test_a_cell_the_question_hardly_names_neither_chooses_nor_alone_narrows() ->
     assert table_contenders(record, data).labels == ["A", "B", "C", "D"]
 
 
+def test_cells_aligned_alike_are_told_apart_by_the_rarer_question_words_their_labels_print() -> (
+    None
+):
+    from littrace.read.choice import table_contenders
+
+    # CiteSee's Table 2 (arxiv2023_07302, page 12), usage in the field study.
+    usage = (
+        ("Action", "AVG", "SD"),
+        ("Paper Opens", "39.3", "30.1"),
+        ("Card Opens", "110.8", "57.9"),
+        ("Paper Saves", "25.8", "19.4"),
+    )
+    paper = context(cells=usage, method="CiteSee")
+    record = ask(
+        "How many times on average did a participant open a Paper Card?",
+        ["39.3", "57.9", "110.8", "25.8"],
+        False,
+    )
+    data = SynthesisInput(record, Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
+    # "Paper Opens" and "Card Opens" are both all named; "card" is printed in one label only.
+    found = table_contenders(record, data)
+    assert found.labels == ["C"] and found.tied
+
+
 def test_options_naming_rows_are_told_apart_by_what_the_rest_of_their_row_prints() -> None:
     tasks = (
         ("Task", "Requirement", "Metric"),
@@ -853,6 +877,42 @@ def test_a_count_with_a_bound_tallies_the_rows_whose_named_column_meets_it() -> 
     # What is counted must be what the table lists, and the bound must name a column.
     assert choose("How many layers are used by at least 50 papers?", options, paper) is None
     assert choose("How many datasets have at least 5000 tokens?", options, paper) is None
+
+
+# MONAQ's Table 1 (emnlp2025_10607, page 6), cut down: marks and categories, no numbers asked.
+BENCHMARK_DATASETS = (
+    ("Dataset", "# Train", "Application Domain", "Missing Values"),
+    ("AtrialFibrillation", "15", "Health Monitoring", "No"),
+    ("Cricket", "108", "Human Activity Recognition", "No"),
+    ("UCI-HAR", "7352", "Human Activity Recognition", "No"),
+    ("P12", "9590", "Health Monitoring", "Yes"),
+    ("P19", "31042", "Health Monitoring", "Yes"),
+    ("PAMAP2", "11991", "Human Activity Recognition", "Yes"),
+    ("BenzeneConcentration", "3000", "Environment Monitoring", "Yes"),
+)
+
+
+def test_a_count_without_a_bound_tallies_the_rows_marked_or_of_the_named_category() -> None:
+    paper = context(cells=BENCHMARK_DATASETS, method="MONAQ")
+    options = ["3", "4", "5", "2"]
+    marked = choose(
+        "How many of the benchmark datasets in Table 1 are marked as having missing values?",
+        options,
+        paper,
+    )
+    assert marked is not None and marked.label == "B"
+    assert "Missing Values marked" in marked.how and "P12" in marked.how
+    unmarked = choose("How many datasets have no missing values?", options, paper)
+    assert unmarked is not None and unmarked.label == "A"
+    domain = choose("How many datasets come from Human Activity Recognition?", options, paper)
+    assert domain is not None and domain.label == "A"
+    assert "= Human Activity Recognition" in domain.how
+    assert run(ask("How many datasets are for Health Monitoring?"), [paper]) == {
+        "freeform": {"text": "3"}
+    }
+    # A category printed once is no kind of row, and a count naming no column reads none.
+    assert choose("How many datasets are Cricket recordings?", options, paper) is None
+    assert choose("How many datasets does the paper release?", options, paper) is None
 
 
 # S2ORC's Table 5 (acl2020_00447, page 6), part: its own model beside the reported SciBERT.

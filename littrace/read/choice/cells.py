@@ -378,20 +378,48 @@ class Contenders:
     tied: bool = False
 
 
+def _rarest_named(
+    labels: list[str], cells: dict[str, list[tuple[Alignment, TableUnits]]], wanted: frozenset[str]
+) -> list[str]:
+    """Of ``labels`` whose cells align alike, those whose cells' labels print the rarest of
+    the question's terms, each weighted by its rarity (IDF) among its table's labels: of
+    "Paper Opens" and "Card Opens", both all named by "open a Paper Card", the second names
+    the rarer word, what tells it from the table's other rows."""
+    weights: dict[int, dict[str, float]] = {}
+    scores = {}
+    for label in labels:
+        score = 0.0
+        for alignment, table in cells[label]:
+            if id(table) not in weights:
+                printed = {text for c in table.cells for text in (*c.row_path, *c.column_path)}
+                units = [frozenset(terms(text)) for text in printed]
+                weights[id(table)] = rarity({t for u in units for t in u} & wanted, units)
+            cell = alignment.cell
+            named = set(terms(" ".join((*cell.row_path, *cell.column_path))))
+            score += sum(w for t, w in weights[id(table)].items() if t in named)
+        scores[label] = round(score, 6)
+    best = max(scores.values(), default=0.0)
+    return [label for label in labels if scores[label] == best]
+
+
 def table_contenders(question: Question, data: SynthesisInput) -> Contenders:
     """The option labels the selected papers' table cells leave in contention: those whose
     cells align nearly as well as the best one's (every label when no cell prints them,
-    or when the one left is named too little to be chosen)."""
+    or when the one left is named too little to be chosen); of those aligned exactly
+    alike, the ones whose labels print the question's rarer terms (:func:`_rarest_named`)."""
     every = [o.label for o in question.multiple_choice_options or []]
     found = value_support(question, table_units(question, data))
     if found is None:
         return Contenders(every)
-    support = found[0]
+    support, cells = found
     left = contenders(support)
     # One contender is a choice, and needs the support a choice needs.
     if len(left) == 1 and support[left[0]] < _FLOOR:
         return Contenders(every)
-    return Contenders(left, len(left) > 1 and len({support[label] for label in left}) == 1)
+    tied = len(left) > 1 and len({support[label] for label in left}) == 1
+    if tied and support[left[0]] >= _FLOOR:
+        left = _rarest_named(left, cells, asked_terms(question.question))
+    return Contenders(left, tied)
 
 
 def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:

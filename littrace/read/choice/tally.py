@@ -1,12 +1,21 @@
-"""Counts of table rows meeting a bound: "how many of those datasets were used by at least 50
-of the surveyed papers" counts the rows of the table listing datasets whose cell in the
-column the bound names ("papers") is 50 or more.
+"""Counts of table rows meeting a condition: "how many of those datasets were used by at least
+50 of the surveyed papers" counts the rows of the table listing datasets whose cell in the
+column the bound names ("papers") is 50 or more; "how many of the datasets are marked as
+having missing values" counts the rows whose "Missing Values" cell says yes; "how many of the
+tasks are classification tasks" counts the rows whose cell prints "Classification".
 
-A count question (:func:`~littrace.read.choice.counts.counted_terms`) with a bound ("at least",
-"more than", "under", "or more", ...) is a tally when a selected paper's table lists what it
-counts (its caption or header names the counted noun) and a column of numbers is named by the
-words printed after the bound's number, else by the rest of the question. Aggregate rows
-("Total", "Average") are no entities and are not counted.
+A count question (:func:`~littrace.read.choice.counts.counted_terms`) is a tally when a
+selected paper's table lists what it counts (its caption or header names the counted noun)
+and one of its columns holds the condition:
+
+* with a bound ("at least", "more than", "under", "or more", ...), a column of numbers named
+  by the words printed after the bound's number, else by the rest of the question;
+* without one, a column of marks (yes/no, checks and crosses) the question names, whose
+  rows with the mark are counted (those without it when the question counts what is not,
+  or is without, the feature), or a column of categories one of whose values the question
+  names in full.
+
+Aggregate rows ("Total", "Average") are no entities and are not counted.
 
 Example:
     >>> bound = bound_of("How many of those datasets were used by at least 50 papers?")
@@ -25,12 +34,13 @@ from littrace.numbers import numbers
 from littrace.read.choice.counts import counted_terms
 from littrace.read.choice.units import Choice, TableUnits, table_units, winner
 from littrace.read.records import Fact, SynthesisInput
-from littrace.read.text import asking_sentence, terms
+from littrace.read.text import asking_sentence, norm, terms
 from littrace.read.units import (
     TableCell,
     asked_terms,
     header_row_count,
     label_column_count,
+    label_share,
     path_score,
     question_terms,
     terms_match,
@@ -69,6 +79,13 @@ _NAMING_WORDS = 5
 _AGGREGATE = re.compile(r"^\s*(?:total|sum|overall|all|average|avg\.?|mean|median)\b", re.I)
 # The least a column must be named by to be the one the bound is on.
 _MIN_COLUMN = 0.5
+# Cells saying a row has its column's feature, and cells saying it has not.
+_HAS = re.compile(r"yes|y|true|[✓✔√●]")
+_HAS_NOT = re.compile(r"no|n|false|[✗✘×○–—-]")
+# A question counting the rows without the feature or category it names.
+_LACKING = re.compile(r"\b(?:not|no|without|lacks?|lacking|never)\b|n't\b", re.IGNORECASE)
+# The fewest rows a column of marks or categories must have to be counted in.
+_MIN_ROWS = 3
 
 
 @dataclass(frozen=True)
@@ -146,22 +163,83 @@ def _tally_table(
     return Tally(len(rows), score * table.weight, how, [table.fact(c) for c in meeting])
 
 
+def _marks_kind(texts: list[str]) -> bool:
+    """Whether a column's cells are all marks of having a feature or not, and one has it."""
+    return all(_HAS.fullmatch(t) or _HAS_NOT.fullmatch(t) for t in texts) and any(
+        _HAS.fullmatch(t) for t in texts
+    )
+
+
+def _kind_tally(
+    table: TableUnits, named: frozenset[str], counted: str, lacking: bool
+) -> Tally | None:
+    """The rows of ``table`` whose cell in a column of marks the question names has the
+    mark, or whose cell in a column of categories is the category the question names (the
+    others, when it counts what ``lacking`` them); None unless exactly one column condition
+    is named best."""
+    columns: dict[tuple[str, ...], list[TableCell]] = {}
+    for cell in table.cells:
+        if cell.row_path and not _AGGREGATE.match(cell.row_path[-1]):
+            columns.setdefault(cell.column_path, []).append(cell)
+    conditions: list[tuple[float, str, list[TableCell]]] = []
+    for path, cells in columns.items():
+        texts = [norm(c.text) or c.text.strip() for c in cells]
+        if len({c.row for c in cells}) < _MIN_ROWS or any(c.value is not None for c in cells):
+            continue
+        if _marks_kind(texts):
+            score = path_score(path, named, glossary=table.glossary)
+            has = [c for c, t in zip(cells, texts, strict=True) if _HAS.fullmatch(t)]
+            conditions.append((score, f"{' / '.join(path)} marked", has))
+            continue
+        # A category is a value printed in more than one row, and not what is counted.
+        for value in {t for t in texts if texts.count(t) > 1}:
+            if any(terms_match(counted, frozenset([w])) for w in terms(value)):
+                continue
+            printed = next(c.text for c, t in zip(cells, texts, strict=True) if t == value)
+            if label_share(printed, named) == 1.0:
+                same = [c for c, t in zip(cells, texts, strict=True) if t == value]
+                conditions.append((1.0, f"{' / '.join(path)} = {printed}", same))
+    if not conditions:
+        return None
+    score, condition, meeting = max(conditions, key=lambda item: item[0])
+    if score < _MIN_COLUMN or sum(1 for s, _, _ in conditions if s == score) > 1:
+        return None
+    if lacking:
+        kept = {c.row for c in meeting}
+        meeting = [
+            c for c in columns[meeting[0].column_path] if c.row not in kept and c.text.strip()
+        ]
+        condition = f"not {condition}"
+    rows = {c.row for c in meeting}
+    how = f"{len(rows)} rows of {table.obj.scorer_id} with {condition}: " + ", ".join(
+        " / ".join(c.row_path) for c in meeting
+    )
+    return Tally(len(rows), score * table.weight, how, [table.fact(c) for c in meeting])
+
+
 def tally(data: SynthesisInput) -> Tally | None:
-    """The count of rows of the best-named table column meeting the question's bound, for a
-    count question whose counted noun names a table's rows (see the module doc). The
-    selected papers' tables are read only for such a question."""
+    """The count of a table's rows meeting the question's condition, for a count question
+    whose counted noun names a table's rows (see the module doc). The selected papers'
+    tables are read only for such a question."""
     question = data.question.question
     counted = counted_terms(question)
+    if not counted:
+        return None
     asking = asking_sentence(question)
     bound = bound_of(asking)
-    if not counted or bound is None:
-        return None
-    named = question_terms(bound.bounded) or asked_terms(asking)
-    found = [
-        result
-        for table in table_units(data.question, data)
-        if _lists(table, counted[-1]) and (result := _tally_table(table, bound, named, counted[-1]))
-    ]
+    lacking = bool(_LACKING.search(asking))
+    named = (question_terms(bound.bounded) if bound else frozenset()) or asked_terms(asking)
+    found = []
+    for table in table_units(data.question, data):
+        if not _lists(table, counted[-1]):
+            continue
+        result = (
+            _tally_table(table, bound, named, counted[-1])
+            if bound is not None
+            else _kind_tally(table, named, counted[-1], lacking)
+        )
+        if result is not None:
+            found.append(result)
     return max(found, key=lambda result: result.score, default=None)
 
 
