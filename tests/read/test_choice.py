@@ -892,6 +892,27 @@ BENCHMARK_DATASETS = (
 )
 
 
+# The Overlap loss paper's Table 5 (pvldb2023_00001, page 10), its crosses extracted as "%".
+MARKED_LOSSES = (
+    ("Loss", "Formula", "No Prior"),
+    ("Minus", "L = |sn| + max(0, BND - |sa|)", "%"),
+    ("Inverse", "L = |sn| + 1/|sa|", "✓"),
+    ("Hinge", "L = max(0, M + sn - sa)", "%"),
+    ("Deviation", "L = |sn| + max(0, M - sa)", "%"),
+    ("Overlap", "Eq.10", "✓"),
+)
+
+
+def test_a_row_is_marked_by_a_check_in_the_column_the_question_names_not_by_a_cross() -> None:
+    found = choose(
+        "Apart from the proposed Overlap loss, which loss is marked as needing no prior?",
+        ["Minus", "Inverse", "Hinge", "Deviation"],
+        context(cells=MARKED_LOSSES, method="Overlap"),
+    )
+    assert found is not None and found.label == "B"
+    assert "'Inverse'" in found.how
+
+
 def test_a_count_without_a_bound_tallies_the_rows_marked_or_of_the_named_category() -> None:
     paper = context(cells=BENCHMARK_DATASETS, method="MONAQ")
     options = ["3", "4", "5", "2"]
@@ -910,6 +931,10 @@ def test_a_count_without_a_bound_tallies_the_rows_marked_or_of_the_named_categor
     assert run(ask("How many datasets are for Health Monitoring?"), [paper]) == {
         "freeform": {"text": "3"}
     }
+    # A "no" in the question that the column's name holds counts the marked rows.
+    losses = context(cells=MARKED_LOSSES, method="Overlap")
+    no_prior = choose("How many losses are marked as needing no prior?", ["1", "2", "3"], losses)
+    assert no_prior is not None and no_prior.label == "B"
     # A category printed once is no kind of row, and a count naming no column reads none.
     assert choose("How many datasets are Cricket recordings?", options, paper) is None
     assert choose("How many datasets does the paper release?", options, paper) is None

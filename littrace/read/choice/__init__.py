@@ -11,9 +11,15 @@ option's number appearing in the located table proves nothing. Instead:
   the one whose header path the question names best; the option whose row holds the extreme
   value wins, lower-is-better read from the question, caption and header
   (:mod:`~littrace.read.choice.cells`);
-* **tallies** ("how many of those datasets were used by at least 50 papers"): the option
-  printing the number of rows of the table listing what is counted whose cell in the
-  column the bound names meets it (:mod:`~littrace.read.choice.tally`);
+* **tallies** ("how many of those datasets were used by at least 50 papers", "... are
+  marked as having missing values"): the option printing the number of rows of the table
+  listing what is counted whose cell in the column the bound names meets it, or whose cell
+  in the column of marks the question names has the mark, or is the category the question
+  names (:mod:`~littrace.read.choice.tally`);
+* **described rows** (options naming rows of a table): the option whose row prints what the
+  question says of it, the question's terms weighted by their rarity among the rows; a
+  check under "No Prior" says the column's name of its row, a cross does not
+  (:func:`described_row_choice`);
 * **bibliography questions** (:mod:`littrace.read.references`,
   :mod:`~littrace.read.choice.references`): the option printed in the entry at the asked
   position, or in the entries cited by the sentences that best match the question ("which

@@ -20,6 +20,7 @@ from littrace.read.choice.tally import tally_choice
 from littrace.read.choice.units import (
     Choice,
     TableUnits,
+    column_marks,
     contenders,
     prints_option,
     table_units,
@@ -446,11 +447,27 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
     )
 
 
+def _saying_column(cells: list[TableCell]) -> list[bool]:
+    """Whether each cell says its column's name of its row: all but the unmarked cells of a
+    column of marks (:func:`~littrace.read.choice.units.column_marks`), since a cross under
+    "No Prior" says the row lacks it."""
+    columns: dict[tuple[str, ...], list[int]] = {}
+    for n, cell in enumerate(cells):
+        columns.setdefault(cell.column_path, []).append(n)
+    saying = [True] * len(cells)
+    for members in columns.values():
+        marked = column_marks([cells[n].text for n in members])
+        for n, mark in zip(members, marked or [], strict=False):
+            saying[n] = mark
+    return saying
+
+
 def described_row_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
     """For options naming rows of a table ("Memorization | Privacy Protection | ..."), the
     option whose row prints what the question says of it ("scored with a non-matching
-    rate"): the question's terms each weighted by their rarity among the table's rows (IDF),
-    so that what every row prints decides nothing."""
+    rate", "marked as needing no prior": a check under "No Prior"): the question's terms
+    each weighted by their rarity among the table's rows (IDF), so that what every row
+    prints decides nothing."""
     options = question.multiple_choice_options or []
     if not options or any(printed_numbers(o.text) for o in options):
         return None
@@ -461,10 +478,9 @@ def described_row_choice(question: Question, tables: list[TableUnits]) -> Choice
     for table in tables:
         content: dict[int, set[str]] = {}
         paths: dict[int, tuple[str, ...]] = {}
-        for cell in table.cells:
-            content.setdefault(cell.row, set()).update(
-                terms(" ".join((*cell.row_path, *cell.column_path, cell.text)))
-            )
+        for cell, says_column in zip(table.cells, _saying_column(table.cells), strict=True):
+            printed = (*cell.row_path, *(cell.column_path if says_column else ()), cell.text)
+            content.setdefault(cell.row, set()).update(terms(" ".join(printed)))
             paths[cell.row] = cell.row_path
         labels = [
             (row, label, question_terms(label))

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from littrace.numbers import numbers
 from littrace.read.choice.counts import counted_terms
-from littrace.read.choice.units import Choice, TableUnits, table_units, winner
+from littrace.read.choice.units import Choice, TableUnits, column_marks, table_units, winner
 from littrace.read.records import Fact, SynthesisInput
 from littrace.read.text import asking_sentence, norm, terms
 from littrace.read.units import (
@@ -79,10 +79,7 @@ _NAMING_WORDS = 5
 _AGGREGATE = re.compile(r"^\s*(?:total|sum|overall|all|average|avg\.?|mean|median)\b", re.I)
 # The least a column must be named by to be the one the bound is on.
 _MIN_COLUMN = 0.5
-# Cells saying a row has its column's feature, and cells saying it has not.
-_HAS = re.compile(r"yes|y|true|[✓✔√●]")
-_HAS_NOT = re.compile(r"no|n|false|[✗✘×○–—-]")
-# A question counting the rows without the feature or category it names.
+# Words of a question counting the rows without the feature or category it names.
 _LACKING = re.compile(r"\b(?:not|no|without|lacks?|lacking|never)\b|n't\b", re.IGNORECASE)
 # The fewest rows a column of marks or categories must have to be counted in.
 _MIN_ROWS = 3
@@ -163,20 +160,14 @@ def _tally_table(
     return Tally(len(rows), score * table.weight, how, [table.fact(c) for c in meeting])
 
 
-def _marks_kind(texts: list[str]) -> bool:
-    """Whether a column's cells are all marks of having a feature or not, and one has it."""
-    return all(_HAS.fullmatch(t) or _HAS_NOT.fullmatch(t) for t in texts) and any(
-        _HAS.fullmatch(t) for t in texts
-    )
-
-
 def _kind_tally(
-    table: TableUnits, named: frozenset[str], counted: str, lacking: bool
+    table: TableUnits, named: frozenset[str], counted: str, asking: str
 ) -> Tally | None:
     """The rows of ``table`` whose cell in a column of marks the question names has the
     mark, or whose cell in a column of categories is the category the question names (the
-    others, when it counts what ``lacking`` them); None unless exactly one column condition
-    is named best."""
+    others, when the ``asking`` sentence counts what lacks them: a "not" or "no" that is
+    not part of the column's name, as in "No Prior"); None unless exactly one column
+    condition is named best."""
     columns: dict[tuple[str, ...], list[TableCell]] = {}
     for cell in table.cells:
         if cell.row_path and not _AGGREGATE.match(cell.row_path[-1]):
@@ -186,9 +177,10 @@ def _kind_tally(
         texts = [norm(c.text) or c.text.strip() for c in cells]
         if len({c.row for c in cells}) < _MIN_ROWS or any(c.value is not None for c in cells):
             continue
-        if _marks_kind(texts):
+        marked = column_marks(texts)
+        if marked is not None:
             score = path_score(path, named, glossary=table.glossary)
-            has = [c for c, t in zip(cells, texts, strict=True) if _HAS.fullmatch(t)]
+            has = [c for c, mark in zip(cells, marked, strict=True) if mark]
             conditions.append((score, f"{' / '.join(path)} marked", has))
             continue
         # A category is a value printed in more than one row, and not what is counted.
@@ -204,7 +196,11 @@ def _kind_tally(
     score, condition, meeting = max(conditions, key=lambda item: item[0])
     if score < _MIN_COLUMN or sum(1 for s, _, _ in conditions if s == score) > 1:
         return None
-    if lacking:
+    label = " ".join(meeting[0].column_path)
+    if any(
+        not re.search(rf"\b{re.escape(m.group())}\b", label, re.I)
+        for m in _LACKING.finditer(asking)
+    ):
         kept = {c.row for c in meeting}
         meeting = [
             c for c in columns[meeting[0].column_path] if c.row not in kept and c.text.strip()
@@ -227,7 +223,6 @@ def tally(data: SynthesisInput) -> Tally | None:
         return None
     asking = asking_sentence(question)
     bound = bound_of(asking)
-    lacking = bool(_LACKING.search(asking))
     named = (question_terms(bound.bounded) if bound else frozenset()) or asked_terms(asking)
     found = []
     for table in table_units(data.question, data):
@@ -236,7 +231,7 @@ def tally(data: SynthesisInput) -> Tally | None:
         result = (
             _tally_table(table, bound, named, counted[-1])
             if bound is not None
-            else _kind_tally(table, named, counted[-1], lacking)
+            else _kind_tally(table, named, counted[-1], asking)
         )
         if result is not None:
             found.append(result)

@@ -3,6 +3,8 @@ decides a winner among the options' support."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from littrace.corpus.document import PaperObject
@@ -16,6 +18,9 @@ from littrace.read.units import TableCell, table_cells
 
 # The winner must lead the runner-up by this much of its own support.
 _MARGIN = 0.05
+# Cells saying a row has its column's feature, and cells saying it has not.
+_HAS = re.compile(r"yes|y|true|[✓✔√●]", re.IGNORECASE)
+_HAS_NOT = re.compile(r"no|n|false|[✗✘×○–—-]", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -105,3 +110,22 @@ def prints_option(cell: TableCell, number: str) -> bool:
         (True, False)
     """
     return cell.value is not None and same_shown(cell.value, decimals(cell.text), number)
+
+
+def column_marks(texts: Sequence[str]) -> list[bool] | None:
+    """Whether each cell of a column of marks (yes/no, checks and crosses) marks its row as
+    having the column's feature; None for a column of anything else, or one marking no row.
+    A cross may be printed as any one other symbol, the same in every row (a dingbat font's
+    cross extracted as "%").
+
+    Example:
+        >>> column_marks(["✓", "%", "%"]), column_marks(["Yes", "No"]), column_marks(["12"])
+        ([True, False, False], [True, False], None)
+    """
+    stripped = [text.strip() for text in texts]
+    has = [bool(_HAS.fullmatch(text)) for text in stripped]
+    others = {text for text, marked in zip(stripped, has, strict=True) if not marked}
+    crosses = all(_HAS_NOT.fullmatch(text) for text in others) or (
+        len(others) == 1 and all(len(text) == 1 and not text.isalnum() for text in others)
+    )
+    return has if any(has) and crosses else None
