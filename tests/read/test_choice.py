@@ -183,6 +183,8 @@ def test_a_reference_number_is_the_one_the_paper_gives_the_work_named_by_its_aut
         choose("Under which reference number is the compiler work listed?", numbers, paper) is None
     )
     assert choose("Under which reference number is Lovelace et al. listed?", numbers, paper) is None
+    # A count's options are counts, though the question names an author.
+    assert choose("How many entries of the list include Hopper et al.?", numbers, paper) is None
 
 
 def _listing(

@@ -148,8 +148,11 @@ def reference_number_choice(question: Question, data: SynthesisInput) -> Choice 
     when the options are numbers ("26", "[26]"): the work named by its authors ("Rein et
     al."), or the work another selected paper lists where the question points at it (the
     entry "[16]" the question prints, the works cited by the sentences that best match the
-    question), found in this paper's list by its title."""
+    question), found in this paper's list by its title. A count question's options are
+    counts ("how many entries include that author"), not reference numbers."""
     options = question.multiple_choice_options or []
+    if counted_terms(question.question):
+        return None
     by_number: dict[str, str] = {}
     for option in options:
         printed = _REFERENCE_NUMBER.fullmatch(option.text.strip())
