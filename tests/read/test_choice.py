@@ -209,6 +209,37 @@ def _choose_among(question: str, options: list[str], papers: list[PaperContext])
     return aligned_choice(record, data)
 
 
+def test_a_year_option_is_the_one_the_entry_for_the_named_work_prints_not_the_given_one() -> None:
+    from littrace.corpus.document import Reference
+
+    title = "Language models are unsupervised multitask learners"
+
+    def dated(paper_id: str, year: int) -> PaperContext:
+        raw = f"Alec Radford, Jeffrey Wu, and Rewon Child. {year}. {title}. OpenAI blog."
+        entry = Reference(paper_id, f"Radford et al., {year}", raw, 10, "Radford", title, year)
+        return replace(context(paper_id), references=(entry,))
+
+    # MultiTurnInstruct (2025) dates GPT-2 2023; the 2022 paraphrasing paper dates it 2019.
+    papers = [dated("p1", 2023), dated("p2", 2019)]
+    years = ["2019", "2020", "2023", "2024"]
+    question = (
+        f"Both papers cite Radford et al.'s '{title}'. The 2022 paper dates it 2019. What year "
+        "does the 2025 paper's reference list give for it?"
+    )
+    chosen = _choose_among(question, years, papers)
+    assert chosen is not None and chosen.label == "C"
+    assert "p1 [Radford et al., 2023]" in chosen.how
+    # Named by its first author alone, the work is found too; not named at all, it is not.
+    by_author = question.replace(f"'{title}'", "paper")
+    chosen = _choose_among(by_author, years, papers)
+    assert chosen is not None and chosen.label == "C"
+    assert _choose_among("What year does the list give for GPT-2?", years, papers) is None
+    # Both years unasked: the entries do not say which one is.
+    assert (
+        _choose_among(question.replace(" The 2022 paper dates it 2019.", ""), years, papers) is None
+    )
+
+
 def test_a_reference_number_is_found_by_the_title_another_paper_lists_the_work_under() -> None:
     first = _listing(
         "p1",

@@ -24,7 +24,9 @@ option's number appearing in the located table proves nothing. Instead:
   :mod:`~littrace.read.choice.references`): the option printed in the entry at the asked
   position, or in the entries cited by the sentences that best match the question ("which
   work is cited for X"); when the options are reference numbers, the number a selected paper
-  gives the work the question names by its authors ("Head et al.");
+  gives the work the question names by its authors ("Head et al."); when the options are
+  years, the year a selected paper's entry for the work the question names (by its quoted
+  title or its authors) prints, other than a year the question gives;
 * **sentence windows** (:mod:`~littrace.read.choice.sentences`): an option printed in a
   sentence of a selected paper is supported by how much of the question that sentence names
   (the sentences on either side at half weight), each question term weighted by its rarity

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from littrace.littraceqa import Question
 from littrace.numbers import numbers, printed_numbers, without_numbers
 from littrace.read.choice.references import (
+    entry_year_choice,
     list_length_choice,
     reference_choice,
     reference_number_choice,
@@ -430,6 +431,7 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
         shared_reference_choice(question, data)
         or reference_choice(question, data)
         or reference_number_choice(question, data)
+        or entry_year_choice(question, data)
         or list_length_choice(question, data)
         or tally_choice(data)
     )

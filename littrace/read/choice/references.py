@@ -7,7 +7,7 @@ import re
 
 from littrace.corpus.document import Reference
 from littrace.littraceqa import MultipleChoiceOption, Question
-from littrace.numbers import without_numbers
+from littrace.numbers import numbers, without_numbers
 from littrace.read.choice.counts import counted_terms
 from littrace.read.choice.units import Choice, winner
 from littrace.read.heuristic import question_query
@@ -41,6 +41,11 @@ _LONGER = re.compile(r"\b(?:longer|longest|larger|largest|more|most)\b", re.IGNO
 _SHORTER = re.compile(r"\b(?:shorter|shortest|smaller|smallest|fewer|fewest)\b", re.IGNORECASE)
 # An option that is a reference number: "26", "[26]".
 _REFERENCE_NUMBER = re.compile(r"\[?(\d+)\]?")
+# An option that is a year.
+_YEAR = re.compile(r"(?:19|20)\d\d")
+# A title the question quotes ("Radford et al.'s 'Language models are unsupervised ...'"):
+# opened after a space, closed before anything but a letter.
+_QUOTED = re.compile(r"(?:(?<=\s)|^)[‘'\"“]([^‘’'\"“”]{12,}?)[’'\"”](?!\w)")
 
 
 def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
@@ -194,6 +199,39 @@ def reference_number_choice(question: Question, data: SynthesisInput) -> Choice 
         return None
     why, fact = grounds[label]
     return Choice(label, support, why, [fact])
+
+
+def entry_year_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """For options that are years and a question naming a work by its quoted title, else by
+    its first author ("Radford et al."): the year a selected paper's entry for that work
+    prints, of those the question does not print itself ("the 2022 paper dates it 2019"
+    says which year is not asked); no choice unless one option is such a year."""
+    options = question.multiple_choice_options or []
+    if not options or not all(_YEAR.fullmatch(o.text.strip()) for o in options):
+        return None
+    titles = _QUOTED.findall(question.question)
+    authors = named_authors(question.question)
+    if not titles and not authors:
+        return None
+    given = {n.value for n in numbers(question.question)}
+    listed: dict[float, list[Fact]] = {}
+    for context in _with_references(data):
+        for entry in context.references:
+            named = (
+                any(same_title(title, entry.title or entry.raw) for title in titles)
+                if titles
+                else first_author_surname(entry) in authors
+            )
+            if named and entry.year is not None and entry.year not in given:
+                fact = Fact(context.paper_id, "", entry.raw, None, "", entry.label, "reference")
+                listed.setdefault(float(entry.year), []).append(fact)
+    support = {o.label: float(float(o.text) in listed) for o in options}
+    label = winner(support)
+    if label is None:
+        return None
+    facts = listed[float(next(o.text for o in options if o.label == label))]
+    where = ", ".join(f"{f.paper_id} [{f.entity}]" for f in facts)
+    return Choice(label, support, f"the year {where} lists the work under", facts)
 
 
 def list_length_choice(question: Question, data: SynthesisInput) -> Choice | None:
