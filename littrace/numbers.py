@@ -37,7 +37,7 @@ __all__ = [
 # Not glued to a word or a dot ("F1", "v2", the "3" of "1.2.3"); a leading-dot decimal
 # (".85") counts.
 _NUMBER = re.compile(
-    r"(?<![\w.])[-+−]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
+    r"(?<![\w.^])(?<!\^[-+−])[-+−]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
     r"(?:[eE][-+−]?\d+|(?P<power>\s?[×x·]\s?10(?:\^\{?[-+−]?\d{1,2}\}?|[-−]\d{1,2})(?!\d)))?"
     r"(?P<unit>\s?%)?"
 )
@@ -128,15 +128,19 @@ def parse_value(text: str) -> float | None:
     Example:
         >>> parse_value("83.64†"), parse_value("23.00(0.08)"), parse_value("k = 5")
         (83.64, 23.0, None)
-        >>> parse_value("21.5M (26.5%)")
-        21.5
+        >>> parse_value("21.5M (26.5%)"), parse_value("-437.96 TPa^-1")
+        (21.5, -437.96)
     """
     found = numbers(_SPREAD.sub("", text, count=1))
     if len(found) != 1:
         return None
     bare = _SPREAD.sub("", text, count=1)
-    rest = (bare[: found[0].start] + bare[found[0].end :]).strip()
+    # A unit's power is part of the unit: "TPa^-1".
+    rest = _UNIT_POWER.sub("", bare[: found[0].start] + bare[found[0].end :]).strip()
     return found[0].value if len(rest) <= 3 and not set(rest) & set("=()[]") else None
+
+
+_UNIT_POWER = re.compile(r"(?<=[^\W\d_])\^[-+−]?\d+")
 
 
 # A spread, share or change printed after a value: "(0.08)", "± 0.3", "(+1.2)", "(±0.5)",

@@ -16,6 +16,7 @@ from littrace.read.charts import (
     Chart,
     Point,
     chart_answer,
+    coloured_values,
     extreme_option,
     printed_values,
     read_chart,
@@ -481,6 +482,37 @@ def test_real_charts_that_print_their_values() -> None:
     assert by_bar[("ACE", "Three Tasks")] == "-2.0"
     assert by_bar[("EEVEE", "Four Tasks")] == "41.5"
     assert len(panels) == 12
+
+
+@pytest.mark.skipif(not FIXTURES.is_dir(), reason="no shared fixture PDFs")
+def test_real_values_printed_in_the_colour_of_their_curves_legend_entry() -> None:
+    """The strain-sensor paper's Figure 5 (arXiv 2022, page 5): two panels of mobility
+    against strain; each curve's fitted coefficient is printed beside it, in the curve's
+    colour, its unit's power "TPa^-1" as a superscript."""
+    pdf = FIXTURES / "key-error-585bcfc650f744efa7942900b742c1b64863350e.pdf"
+    read = {v.names: v.value for v in coloured_values(str(pdf), 5, (46, 472, 280, 623))}
+    assert read == {
+        ("NMOS (long.)",): -283.31,
+        ("NMOS (trans.)",): -255.81,
+        ("PMOS (long.)",): 486.09,
+        ("PMOS (trans.)",): -437.96,
+    }
+    figure = PaperObject(
+        "p1", "figure", "Figure 5", "5", 5, 5, "Figure 5: Mobility.", (46, 472, 280, 623)
+    )
+    chunk = Chunk("p1#f5", "p1", "figure", 5, figure.caption, object_id="Figure 5")
+    record = PaperRecord("p1", "Strain", ["A. Author"], "", "arXiv", 2022, True, pdf_path=str(pdf))
+    paper = PaperContext(record, (chunk,), (figure,), {}, 1)
+    question = ask(
+        "The figure of mobility versus applied strain for NMOS and PMOS transistors writes the "
+        "extracted piezoresistive coefficient next to each curve. Which value is written next "
+        "to the PMOS transverse-orientation curve?",
+        ["-255.81 TPa^-1", "486.09 TPa^-1", "-283.31 TPa^-1", "-437.96 TPa^-1"],
+    )
+    evidence = [EvidenceItem("p1", "figure", {"figure_id": "Figure 5", "page": 5}, 1.0)]
+    synthesis = synthesize(SynthesisInput(question, Plan(), ["p1"], {"p1": paper}, {}, evidence))
+    # "trans." is "transverse" shortened; the asking sentence names PMOS, not NMOS.
+    assert synthesis.answer["multiple_choice"] == {"gold": "D"}
 
 
 @pytest.mark.skipif(not (FIXTURES.parent / "recent").is_dir(), reason="no shared fixture PDFs")

@@ -26,8 +26,10 @@ about where curves level off, each curve's last point.
 Charts that print their values need no scale (:mod:`~littrace.read.charts.printed`):
 :func:`printed_values` pairs each number printed at a bar's end (above it, or below a bar
 hanging from the axis) with the names the chart gives that bar (the x label under it, upright
-or slanted; its colour's legend entry; the panel title above it), and :func:`printed_reading`
-takes the value whose names the question says most of.
+or slanted; its colour's legend entry; the panel title above it), :func:`coloured_values`
+names each number printed in the colour of a legend entry by that entry (a curve labelled
+with its fitted coefficient, wherever it sits), and :func:`printed_reading` takes the value
+whose names the question says most of, the sentence that asks counting twice.
 
 Example:
     >>> chart = read_chart("paper.pdf", 4, (186.0, 248.5, 426.0, 368.5))  # doctest: +SKIP
@@ -36,7 +38,7 @@ Example:
 """
 
 from littrace.read.charts.answer import chart_answer, extreme_option
-from littrace.read.charts.printed import printed_reading, printed_values
+from littrace.read.charts.printed import coloured_values, printed_reading, printed_values
 from littrace.read.charts.scaled import Chart, Point, Series, read_chart, read_charts
 
 __all__ = [
@@ -44,6 +46,7 @@ __all__ = [
     "Point",
     "Series",
     "chart_answer",
+    "coloured_values",
     "extreme_option",
     "printed_reading",
     "printed_values",

@@ -18,6 +18,8 @@ Color = tuple[float, float, float]
 _MARGIN = 4.0
 # A legend row may sit just outside the figure's box (points above and below it).
 _LEGEND_REACH = 24.0
+# Colours whose channels differ less than this are black or grey.
+_GREY = 0.05
 
 
 @dataclass(frozen=True)
@@ -115,12 +117,15 @@ def slanted(words: Iterable[Word], height: float) -> list[Word]:
     ]
 
 
-def legend_entries(words: list[Word], swatches: Iterable[tuple[Color, BBox]]) -> dict[Color, str]:
-    """Legend entries: the phrase right after a small swatch (or short line), by colour."""
+def legend_entries(
+    words: list[Word], swatches: Iterable[tuple[Color, BBox]], reach: float = 8.0
+) -> dict[Color, str]:
+    """Legend entries: the phrase right after a small swatch (or short line), at most
+    ``reach`` points after it, by colour."""
     entries: dict[Color, str] = {}
     for color, (x0, y0, x1, y1) in swatches:
         cy = (y0 + y1) / 2
-        after = [w for w in words if abs(w.cy - cy) <= 3 and 0 <= w.x0 - x1 <= 8 and w.x0 > x0]
+        after = [w for w in words if abs(w.cy - cy) <= 3 and 0 <= w.x0 - x1 <= reach and w.x0 > x0]
         if not after:
             continue
         first = min(after, key=lambda w: w.x0)
@@ -132,13 +137,36 @@ def legend_entries(words: list[Word], swatches: Iterable[tuple[Color, BBox]]) ->
 @dataclass(frozen=True)
 class Figure:
     """What a figure's page draws around it: the figure's box with a margin, that box
-    widened by where a legend may sit, the page's drawings, and the words of each box."""
+    widened by where a legend may sit, the page's drawings, the words of each box, and the
+    text the figure prints in a colour (not black or grey), by span, with its colour."""
 
     box: BBox
     wide: BBox
     drawings: list[dict[str, Any]]
     words: list[Word]
     around: list[Word]
+    inked: list[tuple[Word, Color]]
+
+
+def coloured(color: Color) -> bool:
+    """Neither black nor grey (nor white)."""
+    return max(color) - min(color) >= _GREY
+
+
+def _inked(page: Any, box: BBox) -> list[tuple[Word, Color]]:
+    found = []
+    for block in page.get_text("dict", clip=box)["blocks"]:
+        for line in block.get("lines", []):
+            for span in line["spans"]:
+                rgb = int(span["color"])
+                color = as_color([((rgb >> shift) & 255) / 255 for shift in (16, 8, 0)])
+                text = span["text"].strip()
+                # A superscript is a unit's exponent ("TPa⁻¹"), not a value.
+                if not text or color is None or not coloured(color) or span["flags"] & 1:
+                    continue
+                x0, y0, x1, y1 = span["bbox"]
+                found.append((Word(x0, y0, x1, y1, text), color))
+    return found
 
 
 def read_figure(pdf_path: str, page: int, bbox: BBox) -> Figure | None:
@@ -156,5 +184,6 @@ def read_figure(pdf_path: str, page: int, bbox: BBox) -> Figure | None:
         wide = (box[0], box[1] - _LEGEND_REACH, box[2], box[3] + _LEGEND_REACH)
         drawings = pdf_page.get_drawings()
         around = _words(pdf_page, wide)
+        inked = _inked(pdf_page, box)
     words = [w for w in around if inside(w.cx, w.cy, box)]
-    return Figure(box, wide, drawings, words, around)
+    return Figure(box, wide, drawings, words, around, inked)

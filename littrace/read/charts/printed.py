@@ -1,8 +1,10 @@
 """Values a chart prints at its bars' ends, each with the names the chart gives its bar,
+values it prints in the colour of a legend entry (a curve labelled with its fitted value),
 and the one a question names."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,6 +22,7 @@ from littrace.read.charts.page import (
     Color,
     Word,
     as_color,
+    coloured,
     inside,
     joined_phrases,
     legend_entries,
@@ -28,13 +31,18 @@ from littrace.read.charts.page import (
     swatch,
 )
 from littrace.read.records import Fact, SynthesisInput
-from littrace.read.text import terms
+from littrace.read.text import asking_sentence, terms
 from littrace.read.units import question_terms
 
 # Farthest a printed value sits from its bar's end, in text heights.
 _PRINTED_GAP = 1.0
 # Farthest an x label's anchor sits from its bar's centre (points).
 _LABEL_REACH = 25.0
+# Farthest a legend entry's text starts after its marker (points): a marker sits in the
+# middle of its entry's line handle.
+_MARKER_REACH = 16.0
+# A word a legend shortens with a full stop: "trans." for "transverse".
+_SHORTENED = re.compile(r"\b([^\W\d_]{3,})\.")
 
 
 @dataclass(frozen=True)
@@ -227,11 +235,49 @@ def printed_values(pdf_path: str, page: int, bbox: BBox) -> tuple[PrintedValue, 
     return tuple(readings)
 
 
+def coloured_values(pdf_path: str, page: int, bbox: BBox) -> tuple[PrintedValue, ...]:
+    """The numbers printed in ``bbox`` of 1-based ``page`` in the colour of a legend entry,
+    each named by that entry: the value a curve is labelled with ("-437.96 TPa" in the green
+    of "PMOS (trans.)"), wherever it sits. A legend entry is the phrase after a small marker
+    of that colour; data markers have no words of their own after them."""
+    figure = read_figure(pdf_path, page, bbox)
+    if figure is None or not figure.inked:
+        return ()
+    markers = []
+    for path in figure.drawings:
+        fill, r = as_color(path.get("fill")), path["rect"]
+        box = (r.x0, r.y0, r.x1, r.y1)
+        if (
+            fill is not None
+            and coloured(fill)
+            and swatch(box)
+            and inside(r.x0, r.y0, figure.wide)
+            and inside(r.x1, r.y1, figure.wide)
+        ):
+            markers.append((fill, box))
+    named = [w for w in figure.around if _has_letter(w.text) and parse_value(w.text) is None]
+    legend = legend_entries(named, markers, _MARKER_REACH)
+    return tuple(
+        PrintedValue(word.text, value, (legend[color],))
+        for word, color in figure.inked
+        if color in legend and (value := parse_value(word.text)) is not None
+    )
+
+
 def _name_support(names: Sequence[str], asked: frozenset[str] | set[str]) -> float:
-    """How much of a bar's names the question says: per name, the share of its terms."""
+    """How much of a bar's names the question says: per name, the share of its terms, a
+    word shortened with a full stop ("trans.") said by a question word it begins."""
     support = 0.0
     for name in names:
-        own = terms(name)
+        own = terms(
+            _SHORTENED.sub(
+                lambda m: next(
+                    (a for a in sorted(asked) if a.isalpha() and a.startswith(m[1].lower())),
+                    m[0],
+                ),
+                name,
+            )
+        )
         if own:
             support += sum(term in asked for term in own) / len(own)
     return support
@@ -242,15 +288,25 @@ def printed_reading(
 ) -> tuple[PrintedValue, Fact, str] | None:
     """The value printed on the located figure's chart whose bar the question names best
     (only values equal to one of ``among``, when given), with it as a fact and how it was
-    read; None when no printed value is named, or two are named as well."""
+    read; None when no printed value is named, or two are named as well. The sentence that
+    asks names it again: "for NMOS and PMOS transistors ... next to the PMOS transverse
+    curve" names "PMOS (trans.)" over "NMOS (trans.)"."""
     asked = question_terms(question.question)
+    asking = question_terms(asking_sentence(question.question))
     for context, obj in located_figures(question, data):
         pdf_path = context.paper.pdf_path
-        readings = printed_values(pdf_path, obj.page, obj.bbox) if pdf_path else []
+        readings = (
+            printed_values(pdf_path, obj.page, obj.bbox)
+            + coloured_values(pdf_path, obj.page, obj.bbox)
+            if pdf_path
+            else ()
+        )
         if among is not None:
-            readings = [r for r in readings if any(same_number(r.value, text) for text in among)]
+            readings = tuple(
+                r for r in readings if any(same_number(r.value, text) for text in among)
+            )
         scored = sorted(
-            ((_name_support(r.names, asked), r) for r in readings),
+            ((_name_support(r.names, asked) + _name_support(r.names, asking), r) for r in readings),
             key=lambda pair: pair[0],
             reverse=True,
         )
