@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from littrace.littraceqa import TableColumn
-from littrace.numbers import parse_value, spread
+from littrace.numbers import parse_value, spelled_as_digits, spread
 from littrace.read.abbreviations import Glossary, shortened_in, unclipped
 from littrace.read.text import contains_phrase, norm, terms
 from littrace.read.units import (
@@ -60,6 +60,7 @@ from littrace.read.units import (
     question_terms,
     refers_to_own,
     table_cells,
+    terms_match,
     transposed,
     without_marks,
     without_own_note,
@@ -71,6 +72,8 @@ Grid = Sequence[Sequence[str]]
 MIN_COLUMN_MATCH = 0.34
 # How a projection narrowed to the rows the question names says so.
 NAMED_ROWS = "named rows"
+# A count of things the question states: "the five retrieval settings", "4 models".
+_STATED_COUNT = re.compile(r"\b([2-9]|1\d)\s+(?:[\w-]+\s+){0,3}?([^\W\d_][\w-]*s)\b")
 # A column named in percent matches a table column printing no percentages this much.
 _NOT_PERCENT = 0.5
 _SPACE = re.compile(r"\s+")
@@ -271,6 +274,12 @@ def _named_rows(
     if refers_to_own(question_text) and owned and len(owned) < len(rows):
         return [path for path in rows if path in owned or path in named]
     return named if len(named) >= 2 else _family_rows(labels, question)
+
+
+def _singulars(plural: str) -> list[str]:
+    """The singulars a plural may be of: "categories", "classes", "settings"."""
+    word = plural.lower()
+    return [word[:-3] + "y", word[:-2]] if word.endswith("ies") else [word[:-1], word[:-2]]
 
 
 def _words(text: str) -> list[str]:
@@ -536,7 +545,16 @@ def _project_cells(
     named = _named_rows(
         {path: rows[path] for path in kept}, question, entities, question_text, subject, glossary
     )
-    if named:
+    # Names that reach fewer rows than the question counts of what its key column holds
+    # ("each of the five retrieval settings" for "Setting", two of them named) leave the
+    # table's rows when it holds exactly that many ("6 billion parameters" counts no rows).
+    key_terms = frozenset(terms(" ".join(key.name for key in keys)))
+    stated = {
+        int(m[1])
+        for m in _STATED_COUNT.finditer(spelled_as_digits(question_text))
+        if any(terms_match(term, key_terms) for term in terms(" ".join(_singulars(m[2]))))
+    }
+    if named and not (len(named) < len(kept) and len(kept) in stated):
         kept, narrowed_by = named, NAMED_ROWS
     conditioned, condition = _condition_rows(
         {path: rows[path] for path in kept}, question_text, set(mapped.values())

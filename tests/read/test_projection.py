@@ -82,6 +82,22 @@ CATEGORIES = (
 )
 
 
+def test_rows_the_question_counts_of_its_key_are_all_kept_though_it_names_fewer() -> None:
+    # PaperMage's four categories, two of them named in passing.
+    question = "For each of the four categories, Abstract and Figure among them, what F1 does I-VILA reach?"
+    found = project(CATEGORIES, _schema("Category", "I-VILA F1"), question)
+    assert found is not None and [r.key for r in found.rows] == [
+        "Abstract",
+        "Figure",
+        "Footer",
+        "Table",
+    ]
+    # Counted things that are not what the key column holds leave the named rows.
+    other = question.replace("each of the four categories", "the 4 layers of each category")
+    found = project(CATEGORIES, _schema("Category", "I-VILA F1"), other)
+    assert found is not None and [r.key for r in found.rows] == ["Abstract", "Figure"]
+
+
 def test_a_two_level_header_names_the_column_and_the_rows_the_question_lists_are_kept() -> None:
     found = project(
         CATEGORIES,
