@@ -235,6 +235,7 @@ def printed_values(pdf_path: str, page: int, bbox: BBox) -> tuple[PrintedValue, 
     return tuple(readings)
 
 
+@cache
 def coloured_values(pdf_path: str, page: int, bbox: BBox) -> tuple[PrintedValue, ...]:
     """The numbers printed in ``bbox`` of 1-based ``page`` in the colour of a legend entry,
     each named by that entry: the value a curve is labelled with ("-437.96 TPa" in the green
