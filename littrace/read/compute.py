@@ -89,6 +89,9 @@ _SUFFIX = re.compile(r"[A-Za-z%]+")
 # A quantity asked as a whole of its parts: "the 2020 paper's total per query paper".
 _TOTAL = re.compile(r"\b(?:total|in all|altogether|combined)\b", re.I)
 _BRACKETED = re.compile(r"\[[^\[\]]{0,200}\]")
+# A gloss restating the short form before it: "AES (the metric balancing accuracy and
+# response length)" names AES, not the accuracy column beside it.
+_GLOSS = re.compile(r"(?<=[A-Z0-9])\s*\((?:the|a|an|i\.e\.)\s[^()]*\)")
 # A stated quantity scoring this much of its paper's best is the best.
 _PAPER_BEST = 0.999
 _DIFFERENCE_OPERATION = "difference"
@@ -148,7 +151,7 @@ def _aligned_cells(data: SynthesisInput) -> list[Aligned]:
     views = paper_views(text, [table.context.paper for table in tables])
     scored: dict[str, list[tuple[float, TableUnits, TableCell, bool]]] = {}
     for table in tables:
-        view = views.get(table.context.paper_id, text)
+        view = _GLOSS.sub("", views.get(table.context.paper_id, text))
         # What only the sentences before the asking one name (the paper described) counts half.
         wanted, focus = question_terms(view), question_terms(asking_sentence(view))
         subject = subject_terms(subject_name(table.context), view)
@@ -402,7 +405,7 @@ def computed_value(data: SynthesisInput, options: Sequence[str] = ()) -> Compute
     operation = asked_operation(text)
     if operation is None:
         return None
-    wanted = question_terms(text)
+    wanted = question_terms(_GLOSS.sub("", text))
     top = _aligned_cells(data)
     # What the question names of each paper, for telling two cells of one table apart.
     told: dict[str, tuple[frozenset[str], frozenset[str]]] = {}

@@ -303,3 +303,23 @@ def test_the_operation_asked_is_a_ratio_or_a_difference() -> None:
     )
     # Counting how often something happened is no ratio.
     assert asked_operation("How many times did a participant open a Paper Card?") is None
+
+
+# QFFT's Table 9 (arxiv2025_12860, page 22), cut down: accuracy and AES per method on MATH.
+STACKED = (
+    ("Method", "MATH", ""),
+    ("", "Acc", "AES"),
+    ("SimPO Shortest", "75.8", "-1.0"),
+    ("QFFT + SimPO Shortest", "78.0", "4.1"),
+)
+
+
+def test_a_gloss_after_a_short_form_names_no_other_column() -> None:
+    paper = context(cells=STACKED, method="QFFT")
+    text = (
+        "On MATH, how much higher is the AES (the metric balancing accuracy and response "
+        "length) of QFFT + SimPO Shortest than that of SimPO Shortest?"
+    )
+    data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
+    computed = computed_value(data)
+    assert computed is not None and computed.text == "5.1"  # 4.1 - (-1.0), not 78.0 - 4.1
