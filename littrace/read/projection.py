@@ -276,6 +276,18 @@ def _named_rows(
     return named if len(named) >= 2 else _family_rows(labels, question)
 
 
+def _counted_keys(question_text: str, keys: Sequence[TableColumn]) -> set[int]:
+    """The counts the question states of what the ``keys`` columns hold ("the five
+    retrieval settings" for "Setting"); a count of anything else ("6 billion parameters"
+    for "Model") is none."""
+    key_terms = frozenset(terms(" ".join(key.name for key in keys)))
+    return {
+        int(m[1])
+        for m in _STATED_COUNT.finditer(spelled_as_digits(question_text))
+        if any(terms_match(term, key_terms) for term in terms(" ".join(_singulars(m[2]))))
+    }
+
+
 def _singulars(plural: str) -> list[str]:
     """The singulars a plural may be of: "categories", "classes", "settings"."""
     word = plural.lower()
@@ -547,14 +559,8 @@ def _project_cells(
     )
     # Names that reach fewer rows than the question counts of what its key column holds
     # ("each of the five retrieval settings" for "Setting", two of them named) leave the
-    # table's rows when it holds exactly that many ("6 billion parameters" counts no rows).
-    key_terms = frozenset(terms(" ".join(key.name for key in keys)))
-    stated = {
-        int(m[1])
-        for m in _STATED_COUNT.finditer(spelled_as_digits(question_text))
-        if any(terms_match(term, key_terms) for term in terms(" ".join(_singulars(m[2]))))
-    }
-    if named and not (len(named) < len(kept) and len(kept) in stated):
+    # table's rows when it holds exactly that many.
+    if named and not (len(named) < len(kept) and len(kept) in _counted_keys(question_text, keys)):
         kept, narrowed_by = named, NAMED_ROWS
     conditioned, condition = _condition_rows(
         {path: rows[path] for path in kept}, question_text, set(mapped.values())

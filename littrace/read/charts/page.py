@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import pymupdf
@@ -20,6 +21,8 @@ _MARGIN = 4.0
 _LEGEND_REACH = 24.0
 # Colours whose channels differ less than this are black or grey.
 _GREY = 0.05
+# Figures whose page reading is kept: those of the questions being answered.
+_FIGURES_KEPT = 32
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,8 @@ class Figure:
 
 
 def coloured(color: Color) -> bool:
-    """Neither black nor grey (nor white)."""
+    """Neither black nor grey (nor white): a series' colour, not that of axes, ticks, grid
+    lines or body text."""
     return max(color) - min(color) >= _GREY
 
 
@@ -169,9 +173,11 @@ def _inked(page: Any, box: BBox) -> list[tuple[Word, Color]]:
     return found
 
 
+@lru_cache(maxsize=_FIGURES_KEPT)
 def read_figure(pdf_path: str, page: int, bbox: BBox) -> Figure | None:
     """The drawings and words around ``bbox`` of 1-based ``page``; None when the PDF or the
-    page cannot be read."""
+    page cannot be read. Cached: the chart, the values printed at bars' ends and those
+    printed in a legend's colours are all read off one figure, which callers only read."""
     try:
         doc: Any = pymupdf.open(pdf_path)  # type: ignore[no-untyped-call]
     except (RuntimeError, ValueError, FileNotFoundError):

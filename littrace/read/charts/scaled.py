@@ -16,6 +16,7 @@ from littrace.read.charts.page import (
     Color,
     Word,
     as_color,
+    coloured,
     inside,
     joined_phrases,
     legend_entries,
@@ -76,11 +77,6 @@ class _Scale:
 def _is_ink(color: Color | None) -> bool:
     """A data colour: not absent, not white or near-white (backgrounds, panels)."""
     return color is not None and min(color) < 0.9
-
-
-def _is_grey(color: Color) -> bool:
-    """Black or grey: axes, ticks and grid lines rather than a series."""
-    return max(color) - min(color) < 0.05
 
 
 def _small(r: BBox) -> bool:
@@ -238,7 +234,7 @@ def _chains(segments: list[tuple[Color, Segment]]) -> dict[Color, list[list[Segm
     """Coloured segments joined end to start into chains, per colour."""
     chains: dict[Color, list[list[Segment]]] = defaultdict(list)
     for color, segment in segments:
-        if _is_grey(color):
+        if not coloured(color):
             continue
         runs = chains[color]
         if runs and _close(runs[-1][-1][1], segment[0]):
@@ -289,7 +285,7 @@ def _line_chart(
     axis = [
         a[1]
         for color, (a, b) in segments
-        if _is_grey(color)
+        if not coloured(color)
         and abs(a[1] - b[1]) < 0.1
         and a[1] >= lowest - 0.1
         and abs(a[0] - b[0]) >= 0.5 * (max(xs) - min(xs))
@@ -351,10 +347,10 @@ def read_charts(pdf_path: str, page: int, bbox: BBox) -> tuple[Chart, ...]:
     rects = _rects(drawings, box)
     # Where the data start: legend swatches may sit further left than the y tick labels.
     drawn = [r for _, r in rects if not swatch(r)] or [r for _, r in rects]
-    coloured = [r[0] for r in drawn] + [
-        min(a[0], b[0]) for color, (a, b) in segments if not _is_grey(color)
+    starts = [r[0] for r in drawn] + [
+        min(a[0], b[0]) for color, (a, b) in segments if coloured(color)
     ]
-    scale = _scale(words, segments, min(coloured, default=box[2]))
+    scale = _scale(words, segments, min(starts, default=box[2]))
     if scale is None:
         return ()
     y_label = _y_label(words, scale)
@@ -365,7 +361,7 @@ def read_charts(pdf_path: str, page: int, bbox: BBox) -> tuple[Chart, ...]:
     legend_lines = [
         (color, (min(a[0], b[0]), a[1] - 0.5, max(a[0], b[0]), a[1] + 0.5))
         for color, (a, b) in segments
-        if not _is_grey(color) and abs(a[1] - b[1]) < 0.1
+        if coloured(color) and abs(a[1] - b[1]) < 0.1
     ]
     bars = _bar_chart(words, rects, scale, legend_lines, (around, _rects(drawings, wide)))
     if bars:

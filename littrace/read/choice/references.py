@@ -225,11 +225,12 @@ def entry_year_choice(question: Question, data: SynthesisInput) -> Choice | None
             if named and entry.year is not None and entry.year not in given:
                 fact = Fact(context.paper_id, "", entry.raw, None, "", entry.label, "reference")
                 listed.setdefault(float(entry.year), []).append(fact)
-    support = {o.label: float(float(o.text) in listed) for o in options}
+    years = {o.label: float(o.text) for o in options}
+    support = {label: float(year in listed) for label, year in years.items()}
     label = winner(support)
     if label is None:
         return None
-    facts = listed[float(next(o.text for o in options if o.label == label))]
+    facts = listed[years[label]]
     where = ", ".join(f"{f.paper_id} [{f.entity}]" for f in facts)
     return Choice(label, support, f"the year {where} lists the work under", facts)
 

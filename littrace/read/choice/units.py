@@ -15,12 +15,13 @@ from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.tables import paper_tables
 from littrace.read.text import coverage, terms
 from littrace.read.units import TableCell, table_cells
+from littrace.read.units.grid import CHECK, CROSS
 
 # The winner must lead the runner-up by this much of its own support.
 _MARGIN = 0.05
 # Cells saying a row has its column's feature, and cells saying it has not.
-_HAS = re.compile(r"yes|y|true|[✓✔√●]", re.IGNORECASE)
-_HAS_NOT = re.compile(r"no|n|false|[✗✘×○–—-]", re.IGNORECASE)
+_HAS = re.compile(rf"yes|y|true|●|{CHECK.pattern}", re.IGNORECASE)
+_HAS_NOT = re.compile(rf"no|n|false|[○–—-]|{CROSS.pattern}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -315,8 +315,8 @@ def _table_cells(
     whole block. A check or cross in a label column reads as its column's header (or
     "without" it), under the group label printed among those marks. A row adding to the one
     above it ("+ SimPO Shortest" under "QFFT (Ours)") has that row's label outside its own.
-    A table without header
-    rows (statistics, "Total papers | 81.1M") has its ``caption`` as every column's path.
+    A table without header rows (statistics, "Total papers | 81.1M") has its ``caption`` as
+    every column's path.
     """
     if len(grid) < 2 or grid_width(grid) < 2:
         return ()
