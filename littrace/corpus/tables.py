@@ -69,7 +69,16 @@ def table_cells(
             and g[2] <= x1 + 3
             and y0 - 3 <= g[1] <= y1 + 3
         ]
-        grid = _grid_from_lines(fragments, rules)
+        walls = [
+            g
+            for g in graphics
+            if g[2] - g[0] <= 1.5
+            and g[3] - g[1] >= 6
+            and x0 - 3 <= g[0] <= x1 + 3
+            and g[1] <= y1 + 3
+            and g[3] >= y0 - 3
+        ]
+        grid = _grid_from_lines(fragments, rules, walls)
     return tuple(tuple(row) for row in grid if any(row))
 
 
@@ -127,12 +136,16 @@ def _cell_text(cell: Sequence[float], lines: list[ScanLine]) -> str:
     return row_text(inside, " ")
 
 
-def _grid_from_lines(lines: list[ScanLine], rules: Sequence[BBox] = ()) -> list[list[str]]:
+def _grid_from_lines(
+    lines: list[ScanLine], rules: Sequence[BBox] = (), walls: Sequence[BBox] = ()
+) -> list[list[str]]:
     """Rows by vertical overlap; columns from the x-extents of the fullest rows' fragments.
 
     A header with a rule drawn right under it over several columns (booktabs' ``cmidrule``)
     is written into each column the rule covers: that rule, not the width of the words,
-    says what it spans.
+    says what it spans. A header over columns of numbers with no rule under it is written
+    into the run of them it is centred over (``\\multicolumn``), which stops at the
+    vertical rules (``walls``) beside it.
     """
     table_rows = rows(lines)
     if not table_rows:
@@ -164,7 +177,7 @@ def _grid_from_lines(lines: list[ScanLine], rules: Sequence[BBox] = ()) -> list[
     # columns; text columns keep their words together, however their spans fall.
     numeric = {j for j in range(len(columns)) if _mostly_numbers([row[j] for row in grid])}
     if numeric:
-        grid, spanning = _fill(table_rows, columns, numeric, rules)
+        grid, spanning = _fill(table_rows, columns, numeric, rules, walls)
     centres = [sum(line.y_center for line in row) / len(row) for row in table_rows]
     grid, centres = _merge_continuations(grid, spanning, centres)
     return _centred_labels(grid, centres, rules, columns[-1][1] - columns[0][0])
@@ -211,6 +224,7 @@ def _fill(
     columns: list[list[float]],
     numeric: set[int],
     rules: Sequence[BBox],
+    walls: Sequence[BBox] = (),
 ) -> tuple[list[list[str]], list[bool]]:
     """The grid, and for each row whether one of its pieces runs over several columns of
     which one is ``numeric``."""
@@ -239,7 +253,10 @@ def _fill(
             # Text over columns of numbers is a title (a wrapped text cell runs over the
             # false columns of a table of prose, which has no columns of numbers).
             wide = wide or (len(over) > 1 and bool(numeric.intersection(over)))
-            for n in _ruled_span(part, parts, columns, rules, width) if header else ():
+            if not header:
+                continue
+            span = _ruled_span(part, parts, columns, rules, width)
+            for n in span or _centred_span(part, parts, columns, numeric, walls):
                 if not cells[n]:
                     cells[n] = part.text
         grid.append(cells)
@@ -271,6 +288,53 @@ def _ruled_span(
         ]
         return covered if len(covered) >= 2 else []
     return []
+
+
+def _centred_span(
+    part: ScanLine,
+    row: Sequence[ScanLine],
+    columns: list[list[float]],
+    numeric: set[int],
+    walls: Sequence[BBox],
+) -> list[int]:
+    """The columns of numbers a header is centred over: of the runs of them holding it, clear
+    of the ``row``'s other pieces and of the vertical rules crossing it, the one whose middle
+    is nearest the header's (of runs as near, the longest between vertical rules, else the
+    shortest); none when that run is one column or its middle is more than half an em
+    off."""
+
+    def under(piece: ScanLine) -> list[int]:
+        return [n for n, c in enumerate(columns) if c[0] < piece.bbox[2] and piece.bbox[0] < c[1]]
+
+    over = under(part)
+    crossing = [(w[0] + w[2]) / 2 for w in walls if w[1] < part.y_center < w[3]]
+    # Without vertical rules only a header wider than a column is known to span some.
+    if part.vertical or len(over) < (1 if crossing else 2) or not numeric.issuperset(over):
+        return []
+    taken = {n for other in row if other is not part for n in under(other)}
+
+    def clear(first: int, last: int) -> bool:
+        inside = range(first, last + 1)
+        return all(n in numeric and n not in taken for n in inside) and not any(
+            columns[first][0] < x < columns[last][1] for x in crossing
+        )
+
+    runs = [
+        (abs((columns[first][0] + columns[last][1]) / 2 - part.x_center), last - first, first)
+        for first in range(over[0] + 1)
+        for last in range(over[-1], len(columns))
+        if clear(first, last)
+    ]
+    if not runs:
+        return []
+    nearest = min(off for off, _, _ in runs)
+    # Between vertical rules a header spans all it can; elsewhere a header over one column
+    # of evenly spaced ones is centred over runs around it too, and spans none of them.
+    near = [(extra, first) for off, extra, first in runs if off <= nearest + 0.1]
+    extra, first = max(near) if crossing else min(near)
+    if extra == 0 or nearest > 0.5 * part.size:
+        return []
+    return list(range(first, first + extra + 1))
 
 
 def _mostly_numbers(cells: list[str]) -> bool:
@@ -385,7 +449,12 @@ def _merge_continuations(
     for row, wide, centre in zip(grid, spanning, centres, strict=True):
         filled = {n for n, cell in enumerate(row) if cell}
         if merged and row and not row[0] and not wide:
-            above = {n for n, cell in enumerate(merged[-1]) if cell}
+            # A header written into each column it spans starts one cell, not several.
+            above = {
+                n
+                for n, cell in enumerate(merged[-1])
+                if cell and not (n and merged[-1][n - 1] == cell)
+            }
             if filled < above and not any(
                 _has_number(row[n]) or _is_value(merged[-1][n]) for n in filled
             ):

@@ -327,7 +327,14 @@ def test_every_fixture_converts_with_consistent_objects(path: Path) -> None:
         assert -1 <= x0 <= x1 <= width + 1 and -1 <= y0 <= y1 <= height + 1
         assert obj.paper_id == path.stem
         if obj.kind == "table":
-            assert obj.text == "\n".join("\t".join(row) for row in obj.cells)
+            # The text is the cells, a header written into each column it spans printed once.
+            printed = [line.split("\t") for line in obj.text.split("\n")]
+            assert [len(row) for row in printed] == [len(row) for row in obj.cells]
+            for shown, row in zip(printed, obj.cells, strict=True):
+                assert all(
+                    text == cell or (not text and j and row[j - 1] == cell)
+                    for j, (text, cell) in enumerate(zip(shown, row, strict=True))
+                )
 
 
 @pytest.mark.parametrize("name", ["1903.10676.pdf", "test-uu.pdf"])
@@ -718,9 +725,10 @@ def test_rows_stay_apart_where_a_value_would_take_words_and_a_shared_rule_spans_
     internvl = objects_in("internvl.pdf")["Table 24"].cells
     coco = next(row for row in internvl if row[0].startswith("Laion-COCO"))
     assert coco[1].endswith("CLIP models [117].")
-    # MONAQ's Table 2: one rule under both "Classification" and "Regression" is no span.
+    # MONAQ's Table 2: one rule under both "Classification" and "Regression" spans neither;
+    # each spans the three columns it is centred over.
     monaq = objects_in("monaq.pdf")["Table 2"].cells
-    assert [cell for cell in monaq[0] if cell] == ["Classification", "Regression"]
+    assert monaq[0][1:] == ("Classification",) * 3 + ("Regression",) * 3
 
 
 def test_a_value_with_its_spread_is_a_value_and_an_expression_one_cell() -> None:
@@ -741,15 +749,34 @@ def test_a_value_with_its_spread_is_a_value_and_an_expression_one_cell() -> None
 
 def test_rules_only_between_column_groups_leave_the_rows_to_the_positions() -> None:
     # ToolLLM's Table 2: booktabs rules plus vertical rules between its three retrievers;
-    # underlined group names are no row rules, so its rows come apart by position.
+    # underlined group names are no row rules, so its rows come apart by position. Each
+    # name spans the columns between the vertical rules beside it, "BM25" too, which is
+    # narrower than the one column it is printed over.
     cells = objects_in("toolllm.pdf")["Table 2"].cells
-    assert [cell for cell in cells[0] if cell] == [
-        "API Retriever (ours)",
-        "BM25",
-        "Ada Embedding",
-    ]
+    assert cells[0][1:] == ("API Retriever (ours)",) * 3 + ("BM25",) * 3 + ("Ada Embedding",) * 3
     all_row = next(row for row in cells if row[0] == "All")
     assert " ".join(all_row[1:]) == "75.73 83.19 83.06 15.84 13.98 15.63 46.59 41.06 43.95"
+
+
+def test_a_header_centred_over_columns_spans_them() -> None:
+    # BGE M3's Table 3: "Baselines (Prior Work)" and "M3-Embedding (Our Work)" are centred
+    # over their models with no rule under them (a vertical rule between the two groups);
+    # "Dense" is the first of M3-Embedding's modes, not a baseline.
+    cells = objects_in("bge_m3.pdf")["Table 3"].cells
+    models = dict(zip(cells[1][2:], cells[0][2:], strict=True))
+    assert models["BM25"] == models["OpenAI-3"] == "Baselines (Prior Work)"
+    assert models["Dense"] == models["All"] == "M3-Embedding (Our Work)"
+    # The table's text prints each header once, however many columns it spans, and each of
+    # two equal numbers side by side.
+    text = objects_in("bge_m3.pdf")["Table 3"].text
+    assert text.count("Baselines (Prior Work)") == 1
+    assert text.splitlines()[0].split("\t")[2:4] == ["Baselines (Prior Work)", ""]
+    assert "\t76.3\t76.4\t76.3" in text
+    # A header over one column of evenly spaced ones spans none of its empty neighbours,
+    # and text set vertically spans nothing (InternVL's Table 16 names a dataset per column).
+    internvl = objects_in("internvl.pdf")["Table 16"].cells
+    assert all(cell.count("[") <= 1 for row in internvl[:5] for cell in row)
+    assert sum(cell == "FGVC Aircraft [101]" for row in internvl[:5] for cell in row) == 1
 
 
 def test_a_spanning_header_at_its_natural_spacing_stays_whole() -> None:

@@ -314,6 +314,20 @@ def test_a_group_label_wrapped_or_centred_in_its_block_labels_all_its_rows() -> 
     assert cells[(("DeepSeek-V3.2", "GEPA"), ("GPQA", "Δ"))].value == -23.23
 
 
+def test_a_change_column_under_a_header_written_over_both_columns_is_the_change() -> None:
+    # The converter writes a centred spanning header into each column it spans: the column
+    # of changes beside the score still reads as the change.
+    grid = (
+        ("Method", "GPQA", "GPQA", "Avg."),
+        ("Baseline", "56.00", "", "41.37"),
+        ("ACE", "48.93", "-7.07", "34.92"),
+        ("GEPA", "50.84", "-5.16", "37.73"),
+    )
+    cells = {(c.row_path, c.column_path): c.value for c in table_cells(grid)}
+    assert cells[(("ACE",), ("GPQA",))] == 48.93
+    assert cells[(("ACE",), ("GPQA", "Δ"))] == -7.07
+
+
 def test_labels_printed_on_each_row_of_a_block_are_each_rows_own() -> None:
     # InternVL's Table 9 (cvpr2024_14238, page 8), cut down: blocks start at each
     # "Vicuna-7B" row; the last block prints its encoder and glue layer on every row.
@@ -409,6 +423,74 @@ def test_a_header_wrapped_at_its_hyphen_is_one_word_and_a_cut_band_spans_its_hal
     assert cells[("BLEU", "Dataset: QQP 50K")] == "31.16"
     assert cells[("Self-BLEU", "Dataset: MSRPC")] == "86.06"
     assert cells[("BERT", "Dataset: MSRPC")] == "96.50"
+
+
+def test_a_band_written_into_each_column_it_spans_is_no_sub_header_of_the_row_above() -> None:
+    # The same table with its full header, as the converter writes it now: the band centred
+    # over the first half is in each of its columns. "BLEU" on the row above it heads its
+    # own column, not "iBLEU" and "SARI" beside it.
+    grid = (
+        ("", "", "Self-", "Self-", "", "", "", "", "Self-", "Self-", "", "", ""),
+        ("", "BERT", "", "", "BLEU", "iBLEU", "SARI", "BERT", "", "", "BLEU", "iBLEU", "SARI"),
+        ("", "", "TER", "BLEU", "", "", "", "", "TER", "BLEU", "", "", ""),
+        ("Method", *("Dataset: QQP 50K",) * 6, "", "", "Dataset:", "MSRPC", "", ""),
+        (
+            "Copy",
+            *[
+                "100.0",
+                "0.00",
+                "100.0",
+                "30.36",
+                "-8.75",
+                "14.44",
+                "100.0",
+                "0.00",
+                "100.0",
+                "47.75",
+                "3.43",
+                "20.69",
+            ],
+        ),
+        (
+            "Fine Tuning",
+            *[
+                "92.49",
+                "34.56",
+                "50.96",
+                "29.82",
+                "5.59",
+                "40.13",
+                "95.55",
+                "14.0",
+                "84.10",
+                "43.96",
+                "5.54",
+                "34.49",
+            ],
+        ),
+        (
+            "RAPT",
+            *[
+                "90.56",
+                "42.83",
+                "41.11",
+                "31.16",
+                "9.63",
+                "39.21",
+                "96.50",
+                "11.34",
+                "86.06",
+                "47.80",
+                "7.63",
+                "39.50",
+            ],
+        ),
+    )
+    cells = {c.column_path: c.text for c in table_cells(grid)}
+    assert cells[("iBLEU", "Dataset: QQP 50K")] == "9.63"
+    assert cells[("SARI", "Dataset: QQP 50K")] == "39.21"
+    assert cells[("Self-BLEU", "Dataset: QQP 50K")] == "41.11"
+    assert cells[("SARI", "Dataset: MSRPC")] == "39.50"
 
 
 def test_a_label_holding_a_short_form_the_paper_defines_is_named_in_either_form() -> None:

@@ -14,7 +14,7 @@ from littrace.corpus.equations import Equation, find_equations
 from littrace.corpus.objects.bodies import assign_bodies
 from littrace.corpus.objects.pages import Page, Pages
 from littrace.corpus.objects.regions import Region
-from littrace.corpus.pagescan import ScanLine, row_text
+from littrace.corpus.pagescan import NUMBER_START, ScanLine, row_text
 from littrace.corpus.tables import table_cells
 
 _KIND_ORDER: dict[ObjectKind, int] = {"table": 0, "figure": 1, "algorithm": 2, "equation": 3}
@@ -94,7 +94,7 @@ def _caption_object(
             pdf_page = pages.pdf_pages[region.page]
             if pdf_page is not None:
                 cells = table_cells(pdf_page, pages[region.page].graphics, bbox, lines)
-            text = "\n".join("\t".join(row) for row in cells)
+            text = "\n".join("\t".join(_printed_once(row)) for row in cells)
         else:
             text = row_text(lines, "\n")
     return PaperObject(
@@ -109,6 +109,15 @@ def _caption_object(
         text=text,
         cells=cells,
     )
+
+
+def _printed_once(row: Sequence[str]) -> list[str]:
+    """A table row as printed: a header written into each column it spans appears once (a
+    run of equal cells of words; equal numbers side by side are each printed)."""
+    return [
+        "" if j and cell == row[j - 1] and not NUMBER_START.match(cell) else cell
+        for j, cell in enumerate(row)
+    ]
 
 
 def _lines_in(page: Page, bbox: BBox, region: Region) -> list[ScanLine]:

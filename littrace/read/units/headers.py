@@ -92,14 +92,20 @@ def _spanning_row(
                 )
     if below is None:
         return own
+
+    def sub_header(j: int) -> bool:
+        # A header the converter wrote into each column it spans heads only its first.
+        text = grid_cell(grid, below, j)
+        return bool(text) and not (j > labels and grid_cell(grid, below, j - 1) == text)
+
     filled = list(own)
     for j in range(labels, width):
-        if own[j] or not grid_cell(grid, below, j):
+        if own[j] or not sub_header(j):
             continue
         left = j - 1
-        while left >= labels and not own[left] and grid_cell(grid, below, left):
+        while left >= labels and not own[left] and sub_header(left):
             left -= 1
-        if left >= labels and own[left] and grid_cell(grid, below, left):
+        if left >= labels and own[left] and sub_header(left):
             filled[j] = own[left]
     return filled
 
@@ -164,14 +170,15 @@ _WRAPPED = re.compile(r"[^\W\d_]-$")
 def _with_change_columns(
     grid: Grid, paths: list[tuple[str, ...]], body: range, labels: int
 ) -> list[tuple[str, ...]]:
-    """``paths`` where a column without a header holding only signed numbers ("-7.07",
+    """``paths`` where a column without a header of its own holding only signed numbers ("-7.07",
     "+1.05": the change beside each score, under the score's spanning header) takes the
     path of the column to its left, plus "Δ"."""
     adjusted = list(paths)
     for j in range(labels + 1, len(paths)):
         column = [grid_cell(grid, i, j) for i in body if grid_cell(grid, i, j)]
         signed = column and all(text[0] in "+-−" and is_number(text) for text in column)
-        if not paths[j] and signed and paths[j - 1]:
+        # A header spanning both columns (written into each) is the score's, not the change's.
+        if paths[j] in ((), paths[j - 1]) and signed and paths[j - 1]:
             adjusted[j] = (*paths[j - 1], "Δ")
     return adjusted
 
