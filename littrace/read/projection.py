@@ -11,9 +11,10 @@ both as printed and transposed; the orientation whose headers carry the schema w
 Rows are the table's rows, narrowed by what the question names: rows whose own label it
 names (any of the entities it enumerates, else at least two labels it names in full; a
 phrase naming one row in full, "retrieval-augmented prompt tuning", names no other row whose
-words it holds, "Prompt Tuning"), and rows holding a text
+words it holds, "Prompt Tuning"), rows holding a text
 value it names (a condition such as "whose application domain is Human Activity
-Recognition"). A row's key is its innermost label as printed (NFKC-normalised, so "β₊"
+Recognition"), and rows whose value meets a bound it puts on a column ("more than 100
+samples"). A row's key is its innermost label as printed (NFKC-normalised, so "β₊"
 reads "β+"), or, when the rows kept share it ("SFT | QFFT | ∆" under each training set), the
 innermost label that tells them apart. Rows printing one label are kept apart by the
 settings they print ("InternVL-G" at image sizes 224, 336 and 448), and keyed by the value
@@ -45,6 +46,7 @@ from itertools import pairwise
 from littrace.littraceqa import TableColumn
 from littrace.numbers import parse_value, spelled_as_digits, spread
 from littrace.read.abbreviations import Glossary, shortened_in, unclipped
+from littrace.read.bounds import bound_of
 from littrace.read.text import contains_phrase, norm, terms
 from littrace.read.units import (
     CITATION,
@@ -424,6 +426,32 @@ def _condition_rows(
     return [path for path in rows if path in kept], ", ".join(text for text, _ in named)
 
 
+def _bounded_rows(
+    rows: dict[tuple[str, ...], dict[Slot, TableCell]],
+    question_text: str,
+    mapped: dict[str, Slot],
+) -> tuple[list[tuple[str, ...]], str]:
+    """Rows whose value in the answer's column the question bounds ("which categories have
+    more than 100 samples" for "Number of samples") meets the bound, when some rows do and
+    some do not; the bound must name that column."""
+    bound = bound_of(question_text)
+    if bound is None:
+        return [], ""
+    said = question_terms(bound.bounded)
+    named = [name for name in mapped if said & question_terms(name)]
+    if len(named) != 1:
+        return [], ""
+    j = mapped[named[0]]
+    meeting = [
+        path
+        for path, cells in rows.items()
+        if j in cells and (value := cells[j].value) is not None and bound.holds(value)
+    ]
+    if not meeting or len(meeting) == len(rows):
+        return [], ""
+    return meeting, f"rows whose {named[0]} is {bound.operator} {bound.value:g}"
+
+
 def _key_header_level(grid: Grid, key: str) -> int | None:
     """The row-path level of the one label column whose header names the key column
     ("Dataset" among "Domain | Dataset | Reference | Task"), counted from the innermost."""
@@ -567,6 +595,9 @@ def _project_cells(
     )
     if conditioned:
         kept, narrowed_by = conditioned, f"rows holding {condition!r}"
+    bounded, bound_said = _bounded_rows({path: rows[path] for path in kept}, question_text, mapped)
+    if bounded:
+        kept, narrowed_by = bounded, bound_said
     # Each key column reads the label column its header names, when together they tell
     # the rows apart ("SciERC | NER" and "SciERC | REL").
     levels = [level for level in named_levels if level is not None]

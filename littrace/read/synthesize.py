@@ -68,7 +68,8 @@ from littrace.corpus.document import PaperObject
 from littrace.littraceqa import Question
 from littrace.numbers import decimals, numbers, parse_value, same_shown
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
-from littrace.read.charts import chart_answer, printed_reading
+from littrace.read.charts import chart_answer, labelled_values, printed_reading
+from littrace.read.charts.answer import located_figures
 from littrace.read.choice import (
     aligned_choice,
     claim_support,
@@ -85,7 +86,14 @@ from littrace.read.heuristic import question_query
 from littrace.read.records import Fact, PaperContext, Synthesis, SynthesisInput
 from littrace.read.references import asked_entry, entry_answer
 from littrace.read.symbols import symbol_choice
-from littrace.read.tables import cell_fact, find_cell, paper_tables, subject_terms, table_rows
+from littrace.read.tables import (
+    cell_fact,
+    figure_table,
+    find_cell,
+    paper_tables,
+    subject_terms,
+    table_rows,
+)
 from littrace.read.text import contains_phrase, norm, sentences, terms
 from littrace.read.units import without_marks
 
@@ -522,7 +530,13 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         steps.append({"step": "value", "value": value.text, "how": value.how})
 
     if "table" in types and question.table_schema:
-        rows, row_facts, how = table_rows(data)
+        figures = [
+            figure_table(obj, labelled)
+            for context, obj in located_figures(question, data)
+            if context.paper.pdf_path
+            and (labelled := labelled_values(context.paper.pdf_path, obj.page, obj.bbox))
+        ]
+        rows, row_facts, how = table_rows(data, figures)
         facts.extend(row_facts)
         answer["table"] = {"rows": rows}
         steps.append({"step": "table", "rows": len(rows), "how": how})

@@ -91,6 +91,10 @@ def best_table_cell(
     return found
 
 
+# A table a figure prints: the figure, and its grid of label and value rows under the caption.
+FigureTable = tuple[PaperObject, tuple[tuple[str, ...], ...]]
+
+
 def subject_terms(context: PaperContext) -> set[str]:
     return set(terms(context.paper.title))
 
@@ -264,10 +268,12 @@ def best_projection(
     context: PaperContext,
     schema: list[TableColumn] | None = None,
     own_column: bool = False,
+    figures: Sequence[FigureTable] = (),
 ) -> tuple[PaperObject, Projection] | None:
     """The paper's table that carries ``schema`` (the question's by default) best (header
     fit, then how much of the question its caption and headers hold), projected onto it;
-    ``own_column`` as in :func:`~littrace.read.projection.project`."""
+    ``own_column`` as in :func:`~littrace.read.projection.project`; ``figures``: the tables
+    figures print (:func:`figure_table`), read with the paper's tables."""
     if schema is None:
         schema = data.question.table_schema or []
     query = dict.fromkeys(terms(data.question.question), 1.0)
@@ -276,13 +282,14 @@ def best_projection(
         for item in data.evidence
         if item.paper_id == context.paper_id and item.source_type == "table"
     }
-    tables = paper_tables(context)
-    captions = {obj.object_id: _names(obj.caption) for obj in tables}
+    tables = [(obj, obj.cells) for obj in paper_tables(context)]
+    tables += [(obj, grid) for obj, grid in figures if obj.paper_id == context.paper_id]
+    captions = {obj.object_id: _names(obj.caption) for obj, _ in tables}
     printed_in = Counter(name for names in captions.values() for name in names)
     best: tuple[tuple[float, float], PaperObject, Projection] | None = None
-    for obj in tables:
+    for obj, grid in tables:
         found = project(
-            obj.cells,
+            grid,
             schema,
             data.question.question,
             data.plan.rows,
@@ -324,8 +331,9 @@ def _projected_rows(
     key: TableColumn,
     schema: list[TableColumn] | None = None,
     own_column: bool = False,
+    figures: Sequence[FigureTable] = (),
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[Fact], str] | None:
-    found = best_projection(data, context, schema, own_column)
+    found = best_projection(data, context, schema, own_column, figures)
     if found is None:
         return None
     obj, projection = found
@@ -516,8 +524,24 @@ def _without(raw: dict[str, Any], name: str) -> dict[str, Any]:
     return {column: value for column, value in raw.items() if column != name}
 
 
-def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], str]:
-    """The typed rows of a table answer, the facts they rest on, and how the rows were chosen."""
+def figure_table(obj: PaperObject, labelled: Sequence[tuple[str, str]]) -> FigureTable:
+    """The table a figure prints as values each with its label (``labelled``: the
+    categories around a ring chart with their sizes), its caption heading the values.
+
+    Example:
+        >>> from littrace.corpus.document import PaperObject
+        >>> fig = PaperObject("p", "figure", "Figure 2", "2", 2, 2, "Samples per category.", (0, 0, 1, 1))
+        >>> figure_table(fig, [("Multitasking", "160"), ("Triggering", "100")])[1]
+        (('', 'Samples per category.'), ('Multitasking', '160'), ('Triggering', '100'))
+    """
+    return obj, (("", obj.caption), *((label, value) for label, value in labelled))
+
+
+def table_rows(
+    data: SynthesisInput, figures: Sequence[FigureTable] = ()
+) -> tuple[list[dict[str, Any]], list[Fact], str]:
+    """The typed rows of a table answer, the facts they rest on, and how the rows were
+    chosen; ``figures``: the tables located figures print (:func:`figure_table`)."""
     schema = data.question.table_schema or []
     keys = [c for c in schema if c.is_row_key] or schema[:1]
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
@@ -526,7 +550,7 @@ def table_rows(data: SynthesisInput) -> tuple[list[dict[str, Any]], list[Fact], 
     paper_key = bool(_PAPER_KEY.search(keys[0].name))
     if not paper_key:
         projected = (
-            _projected_rows(data, source, keys[0])
+            _projected_rows(data, source, keys[0], figures=figures)
             if source is not None
             else _cross_paper_rows(data, works, keys[0])
         )

@@ -18,6 +18,7 @@ from littrace.read.charts import (
     chart_answer,
     coloured_values,
     extreme_option,
+    labelled_values,
     printed_values,
     read_chart,
     read_charts,
@@ -531,3 +532,46 @@ def test_a_real_grouped_bar_chart_with_slanted_labels_and_its_legend_over_the_bo
     privacy = {name: dict(points)["Privacy Protection"] for name, points in read.items()}
     assert max(privacy, key=privacy.__getitem__) == "Claude-3-haiku"
     assert privacy["Claude-3-haiku"] == pytest.approx(0.52, abs=0.02)
+
+
+@pytest.mark.skipif(not (FIXTURES.parent / "recent").is_dir(), reason="no shared fixture PDFs")
+def test_a_real_figure_printing_each_value_under_its_label_answers_a_table_question() -> None:
+    """MultiTurnInstruct's Figure 2: a ring chart of nine capabilities, each printed with its
+    number of samples right under it; the three level names in the middle print none."""
+    pdf = FIXTURES.parent / "recent" / "multiturn_instruct.pdf"
+    bbox = (306.1, 70.9, 531.1, 189.2)
+    pairs = dict(labelled_values(str(pdf), 2, bbox))
+    assert len(pairs) == 9 and "Context Tracking" not in pairs
+    assert pairs["Multitasking"] == "160" and pairs["Privacy Protection"] == "111"
+    assert pairs["Recursive Reasoning"] == "110" and pairs["Triggering"] == "100"
+    caption = (
+        "Figure 2: MULTITURNINSTRUCT consists of ~1.1K spanning across three levels of "
+        "difficulty and 9 capabilities, with balanced numbers of samples in each capability "
+        "(numbers shown in the figure)."
+    )
+    figure = PaperObject("p1", "figure", "Figure 2", "2", 2, 2, caption, bbox)
+    chunk = Chunk("p1#f2", "p1", "figure", 2, caption, object_id="Figure 2")
+    record = PaperRecord(
+        "p1", "MultiTurnInstruct", ("A",), "", "arXiv", 2025, True, pdf_path=str(pdf)
+    )
+    paper = PaperContext(record, (chunk,), (figure,), {}, 1)
+    question = Question.model_validate(
+        {
+            "query_id": "q",
+            "benchmark": "LitTraceQA",
+            "question": "In the overview figure, which capability categories have more than "
+            "100 samples, and how many samples does each have?",
+            "answer_types": ["table"],
+            "table_schema": [
+                {"name": "Capability", "type": "string", "is_row_key": True},
+                {"name": "Number of samples", "type": "number", "is_row_key": False},
+            ],
+        }
+    )
+    evidence = [EvidenceItem("p1", "figure", {"figure_id": "Figure 2", "page": 2}, 1.0)]
+    synthesis = synthesize(SynthesisInput(question, Plan(), ["p1"], {"p1": paper}, {}, evidence))
+    rows = {
+        row["Capability"]: row["Number of samples"] for row in synthesis.answer["table"]["rows"]
+    }
+    assert rows == {"Recursive Reasoning": 110, "Privacy Protection": 111, "Multitasking": 160}
+    assert "p1#f2" in synthesis.chunk_ids

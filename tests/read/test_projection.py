@@ -655,3 +655,18 @@ def test_rows_printing_no_value_in_an_asked_column_do_not_answer() -> None:
     assert found is not None
     read = [(row.key, row.values["QLLaMA image encoding (ms)"].text) for row in found.rows]
     assert read == [("224", "8.2"), ("336", "10.3"), ("448", "12.8")]
+
+
+def test_rows_whose_value_meets_a_bound_on_the_answers_column_are_the_answer() -> None:
+    schema = _schema("Dataset", "# Train")
+    found = project(DATASETS, schema, "Which datasets have more than 1000 train samples?")
+    assert found is not None and found.narrowed_by == "rows whose # Train is > 1000"
+    assert [row.key for row in found.rows] == ["UCI-HAR", "P12", "PAMAP2"]
+    at_most = project(DATASETS, schema, "Which datasets have 108 train samples or fewer?")
+    assert at_most is not None and [row.key for row in at_most.rows] == [
+        "AtrialFibrillation",
+        "Cricket",
+    ]
+    # A bound on what no answer column holds narrows nothing.
+    other = project(DATASETS, schema, "Which datasets, recorded over more than 5 hours, ...?")
+    assert other is not None and len(other.rows) == 5 and not other.narrowed_by

@@ -30,6 +30,8 @@ or slanted; its colour's legend entry; the panel title above it), :func:`coloure
 names each number printed in the colour of a legend entry by that entry (a curve labelled
 with its fitted coefficient, wherever it sits), and :func:`printed_reading` takes the value
 whose names the question says most of, the sentence that asks counting twice.
+:func:`labelled_values` reads a figure that prints each value under or after its own label
+(the categories around a ring chart with their sizes) as a small table of label and value.
 
 Example:
     >>> chart = read_chart("paper.pdf", 4, (186.0, 248.5, 426.0, 368.5))  # doctest: +SKIP
@@ -38,7 +40,12 @@ Example:
 """
 
 from littrace.read.charts.answer import chart_answer, extreme_option
-from littrace.read.charts.printed import coloured_values, printed_reading, printed_values
+from littrace.read.charts.printed import (
+    coloured_values,
+    labelled_values,
+    printed_reading,
+    printed_values,
+)
 from littrace.read.charts.scaled import Chart, Point, Series, read_chart, read_charts
 
 __all__ = [
@@ -48,6 +55,7 @@ __all__ = [
     "chart_answer",
     "coloured_values",
     "extreme_option",
+    "labelled_values",
     "printed_reading",
     "printed_values",
     "read_chart",

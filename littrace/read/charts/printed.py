@@ -41,6 +41,10 @@ _LABEL_REACH = 25.0
 # Farthest a legend entry's text starts after its marker (points): a marker sits in the
 # middle of its entry's line handle.
 _MARKER_REACH = 16.0
+# The most words a label printed with its value has (longer text is a sentence).
+_LABEL_WORDS = 5
+# Farthest a value sits under its label, in the label's text heights.
+_UNDER_GAP = 0.6
 # A word a legend shortens with a full stop: "trans." for "transverse".
 _SHORTENED = re.compile(r"\b([^\W\d_]{3,})\.")
 
@@ -53,6 +57,50 @@ class PrintedValue:
     text: str
     value: float
     names: tuple[str, ...]
+
+
+def labelled_values(pdf_path: str, page: int, bbox: BBox) -> tuple[tuple[str, str], ...]:
+    """The values a figure prints each with its own label, right under it or after it on
+    its line ("Multitasking" over "160" around a ring chart; "Privacy Protection 111"), as
+    (label, value) in reading order; none unless it prints at least three.
+
+    A figure that prints its data this way holds a small table of label and value, read
+    like any table's rows."""
+    figure = read_figure(pdf_path, page, bbox)
+    if figure is None:
+        return ()
+    lines: list[list[Word]] = []
+    for word in sorted(figure.words, key=lambda w: (w.cy, w.x0)):
+        if lines and abs(lines[-1][-1].cy - word.cy) < 2:
+            lines[-1].append(word)
+        else:
+            lines.append([word])
+    phrases = [p for line in lines for p in joined_phrases(line, numbers_apart=True)]
+    labels = [p for p in phrases if _has_letter(p.text) and len(p.text.split()) <= _LABEL_WORDS]
+    pairs: list[tuple[Word, str, str]] = []
+    taken: set[int] = set()
+    for phrase in phrases:
+        *words, last = phrase.text.split()
+        if words and _has_letter(" ".join(words)) and parse_value(last) is not None:
+            pairs.append((phrase, " ".join(words), last))
+            continue
+        if _has_letter(phrase.text) or parse_value(phrase.text) is None:
+            continue
+        # A value under its label: just below it and within its width.
+        above = [
+            (phrase.y0 - label.y1, n)
+            for n, label in enumerate(labels)
+            if n not in taken
+            and -1.0 <= phrase.y0 - label.y1 <= _UNDER_GAP * (label.y1 - label.y0)
+            and label.x0 - 1 <= phrase.x0
+            and phrase.x1 <= label.x1 + 1
+        ]
+        if above:
+            _, n = min(above)
+            taken.add(n)
+            pairs.append((labels[n], labels[n].text, phrase.text))
+    pairs.sort(key=lambda pair: (pair[0].y0, pair[0].x0))
+    return tuple((label, value) for _, label, value in pairs) if len(pairs) >= 3 else ()
 
 
 def _key(word: Word) -> tuple[int, int, str]:
