@@ -2,7 +2,9 @@
 
 The row entity is the schema's key column(s). One selected work (two pool records of a
 paper are one work), or the one work whose tables print every listed entity, gives the rows
-of its best-fitting table, projected onto the schema. With several works, value columns
+of its best-fitting table, projected onto the schema (a located figure that prints each value
+with its label, :func:`~littrace.read.charts.labelled_values`, is one of its tables). With
+several works, value columns
 that name their papers ("Finetune (2019 paper)") or that one paper's headers alone carry are
 read off each paper's own table and the rows joined (:mod:`littrace.read.cross_paper`).
 When no header of the one work's tables names a value column, the rows are still that
