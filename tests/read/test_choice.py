@@ -587,6 +587,31 @@ def test_options_naming_rows_are_told_apart_by_what_the_rest_of_their_row_prints
     )
 
 
+def test_an_item_of_a_table_of_text_is_chosen_by_the_group_the_question_names() -> None:
+    # The civil-rights summaries paper's Table 6 (arxiv2022_10883, page 17), cut down: a
+    # rubric of document kinds under three groups, no header row.
+    rubric = (
+        ("Always Include", "The first complaint"),
+        ("Always Include", "Opinions"),
+        ("Always Include", "Monitor reports"),
+        ("Sometimes Include Based on Writers' Judgment", "Amicus briefs"),
+        ("Sometimes Include Based on Writers' Judgment", "Orders that settle an issue"),
+        ("Rarely to Never Include", "Answers"),
+        ("Rarely to Never Include", "Attorney appearances"),
+    )
+    options = ["Amicus briefs", "Monitor reports", "Answers", "Attorney appearances"]
+    question = (
+        "A rubric table tells summary writers which source documents to include. Which of "
+        "these document kinds falls under the rubric's 'Always Include' category?"
+    )
+    picked = choose(question, options, context(cells=rubric))
+    assert picked is not None and picked.label == "B"
+    assert "under the group the question names" in picked.how
+    # A group the question names that holds no option's row decides nothing.
+    other = choose(question, ["Amicus briefs", "Answers"], context(cells=rubric))
+    assert other is None or "under the group" not in other.how
+
+
 def test_the_nth_of_a_group_of_cited_works_is_read_from_the_best_citing_sentence() -> None:
     from littrace.corpus.document import Citation, Reference
 

@@ -314,6 +314,18 @@ def test_a_group_label_wrapped_or_centred_in_its_block_labels_all_its_rows() -> 
     assert cells[(("DeepSeek-V3.2", "GEPA"), ("GPQA", "Δ"))].value == -23.23
 
 
+def test_a_table_of_text_whose_first_label_repeats_below_has_no_header_row() -> None:
+    rubric = (
+        ("Always Include", "The first complaint"),
+        ("Always Include", "Opinions"),
+        ("Rarely to Never Include", "Answers"),
+    )
+    assert header_row_count(rubric, 1) == 0
+    assert [c.text for c in table_cells(rubric)] == ["The first complaint", "Opinions", "Answers"]
+    headed = (("Rubric", "Document kind"), *rubric)
+    assert header_row_count(headed, 1) == 1
+
+
 def test_a_change_column_under_a_header_written_over_both_columns_is_the_change() -> None:
     # The converter writes a centred spanning header into each column it spans: the column
     # of changes beside the score still reads as the change.

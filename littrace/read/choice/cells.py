@@ -30,7 +30,7 @@ from littrace.read.choice.units import (
 from littrace.read.extremes import asked_gap, extreme_word, wants_lower
 from littrace.read.records import SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import asking_clause, asking_sentence, terms
+from littrace.read.text import asking_clause, asking_sentence, contains_phrase, terms
 from littrace.read.units import (
     Alignment,
     TableCell,
@@ -484,10 +484,12 @@ def described_row_choice(question: Question, tables: list[TableUnits]) -> Choice
             printed = (*cell.row_path, *(cell.column_path if says_column else ()), cell.text)
             content.setdefault(cell.row, set()).update(terms(" ".join(printed)))
             paths[cell.row] = cell.row_path
+        # A row is named by its labels, and in a table of text by its words too (an item
+        # listed under "Always Include" names its row as a label would).
+        words = [(c.row, c.text) for c in table.cells if c.value is None and terms(c.text)]
         labels = [
             (row, label, question_terms(label))
-            for row, path in paths.items()
-            for label in path
+            for row, label in [*((r, x) for r, p in paths.items() for x in p), *words]
             if label
         ]
         rows: dict[str, tuple[int, str]] = {}
@@ -507,6 +509,25 @@ def described_row_choice(question: Question, tables: list[TableUnits]) -> Choice
                 rows[option.label] = (row, label)
         if len({row for row, _ in rows.values()}) < 2:
             continue
+        # A group label the question prints in full ("the rubric's 'Always Include'
+        # category") holds the answer when it labels some rows, not all, and one option's.
+        named_options = {label for _, label in rows.values()}
+        grouped = {
+            row
+            for row, path in paths.items()
+            if any(
+                contains_phrase(question.question, label)
+                for label in path
+                if label and label not in named_options
+            )
+        }
+        under = [option for option, (row, _) in rows.items() if row in grouped]
+        if len(under) == 1 and len(grouped) < len(paths):
+            row, label = rows[under[0]]
+            support = {option: float(option == under[0]) for option in rows}
+            how = f"{table.obj.scorer_id} row {label!r} is under the group the question names"
+            cells = [c for c in table.cells if c.row == row]
+            return Choice(under[0], support, how, [table.fact(c) for c in cells])
         held = list(content.values())
         # Terms no row prints say nothing of this table.
         weight = {t: w for t, w in rarity(asked, held).items() if any(t in row for row in held)}

@@ -69,7 +69,18 @@ def header_row_count(grid: Grid, labels: int) -> int:
         j
         for j in range(labels, width)
         if mostly_numbers([grid_cell(grid, i, j) for i in range(1, len(grid))])
-    ] or list(range(labels, width))
+    ]
+    # In a table of text a first row whose label the next row repeats is the first of a
+    # group ("Always Include | The first complaint" over "Always Include | Opinions").
+    said = [grid_cell(grid, 0, j) for j in range(labels)] if grid else []
+    if (
+        len(grid) > 1
+        and not value_columns
+        and any(said)
+        and said == [grid_cell(grid, 1, j) for j in range(labels)]
+    ):
+        return 0
+    value_columns = value_columns or list(range(labels, width))
     for i in range(1, len(grid)):
         if mostly_numbers([grid_cell(grid, i, j) for j in value_columns]):
             # A section title right under a full row of column headers ("7B Models (Based on
