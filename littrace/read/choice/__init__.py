@@ -18,7 +18,8 @@ option's number appearing in the located table proves nothing. Instead:
   names (:mod:`~littrace.read.choice.tally`);
 * **described rows** (options naming rows of a table): the option whose row prints what the
   question says of it, the question's terms weighted by their rarity among the rows; a
-  check under "No Prior" says the column's name of its row, a cross does not
+  check under "No Prior" says the column's name of its row, a cross does not; an option
+  listed under the one group label the question prints in full is that group's
   (:func:`described_row_choice`);
 * **bibliography questions** (:mod:`littrace.read.references`,
   :mod:`~littrace.read.choice.references`): the option printed in the entry at the asked

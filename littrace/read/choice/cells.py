@@ -465,11 +465,13 @@ def _saying_column(cells: list[TableCell]) -> list[bool]:
 
 
 def described_row_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
-    """For options naming rows of a table ("Memorization | Privacy Protection | ..."), the
-    option whose row prints what the question says of it ("scored with a non-matching
-    rate", "marked as needing no prior": a check under "No Prior"): the question's terms
-    each weighted by their rarity among the table's rows (IDF), so that what every row
-    prints decides nothing."""
+    """For options naming rows of a table ("Memorization | Privacy Protection | ..."), by a
+    label or by a text cell the row prints, the option whose row prints what the question
+    says of it ("scored with a non-matching rate", "marked as needing no prior": a check
+    under "No Prior"): the question's terms each weighted by their rarity among the table's
+    rows (IDF), so that what every row prints decides nothing. A group label the question
+    prints in full ("the rubric's 'Always Include' category") decides first, when it labels
+    some rows but not all and only one option's row is among them."""
     options = question.multiple_choice_options or []
     if not options or any(printed_numbers(o.text) for o in options):
         return None
@@ -484,8 +486,8 @@ def described_row_choice(question: Question, tables: list[TableUnits]) -> Choice
             printed = (*cell.row_path, *(cell.column_path if says_column else ()), cell.text)
             content.setdefault(cell.row, set()).update(terms(" ".join(printed)))
             paths[cell.row] = cell.row_path
-        # A row is named by its labels, and in a table of text by its words too (an item
-        # listed under "Always Include" names its row as a label would).
+        # A row is named by its labels and by its text cells (an item listed under "Always
+        # Include" names its row as a label would).
         words = [(c.row, c.text) for c in table.cells if c.value is None and terms(c.text)]
         labels = [
             (row, label, question_terms(label))
