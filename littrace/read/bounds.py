@@ -7,6 +7,8 @@ Example:
     >>> bound = bound_of("How many of those datasets were used by at least 50 papers?")
     >>> bound.operator, bound.value, bound.bounded, bound.holds(50.0)
     ('>=', 50.0, 'papers', True)
+    >>> bound_of("Which datasets have an anomaly ratio above 30%?").before
+    'datasets have an anomaly ratio'
 """
 
 from __future__ import annotations
@@ -41,18 +43,22 @@ _OPERATORS: dict[str, Callable[[float, float], bool]] = {
     ">": operator.gt,
     "<": operator.lt,
 }
-# How many words after the bound's number may say what it bounds ("50 of the surveyed papers").
+# How many words after the bound's number may say what it bounds ("50 of the surveyed papers"),
+# and before its comparison what it measures ("the I-VILA model score an F1 below 90").
 _NAMING_WORDS = 5
+_CLAUSE_BREAK = re.compile(r"[,;:?!]|\.\s")
 
 
 @dataclass(frozen=True)
 class Bound:
-    """A bound a question puts on a quantity: ``operator`` and ``value``, and the words
-    printed after the value (what it bounds)."""
+    """A bound a question puts on a quantity: ``operator`` and ``value``, the words printed
+    after the value (what it bounds: "50 papers") and the few before the comparison in its
+    clause (what it measures: "an anomaly ratio above 30%")."""
 
     operator: str
     value: float
     bounded: str
+    before: str = ""
 
     def holds(self, value: float) -> bool:
         return _OPERATORS[self.operator](value, self.value)
@@ -67,4 +73,6 @@ def bound_of(text: str) -> Bound | None:
         return None
     _, op, match = min(found, key=lambda item: item[0])
     bounded = " ".join(match.group("bounded").split()[:_NAMING_WORDS])
-    return Bound(op, float(match.group("number").replace(",", "")), bounded)
+    clause = _CLAUSE_BREAK.split(text[: match.start()])[-1]
+    before = " ".join(clause.split()[-_NAMING_WORDS:])
+    return Bound(op, float(match.group("number").replace(",", "")), bounded, before)

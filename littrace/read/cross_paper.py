@@ -24,12 +24,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from littrace.read.text import terms
+from littrace.read.text import stem, terms
 from littrace.read.units import label_share, question_terms, terms_match
 from littrace.read.units.terms import LANGUAGES
 
 # Words every paper description uses ("the 2019 paper's model"): they point at no paper.
-GENERIC = frozenset({"paper", "work", "model", "method", "dataset", "study", "article"})
+GENERIC = frozenset(
+    stem(word) for word in ("paper", "work", "model", "method", "dataset", "study", "article")
+)
 _KEY_CHARS = re.compile(r"[\W_]+")
 
 

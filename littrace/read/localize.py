@@ -55,7 +55,7 @@ from littrace.read.references import (
     entry_at,
     reference_position,
 )
-from littrace.read.text import Query, contains_phrase, norm, sentences, terms
+from littrace.read.text import Query, contains_phrase, norm, sentences, stem, terms
 from littrace.read.units import asked_terms, header_labels, named_share
 from littrace.read.views import paper_views
 
@@ -261,6 +261,9 @@ def caption_named(
     title = set(terms(caption_title(caption))) - identifying
     if not title:
         return 0.0
+    # A compound's parts name the caption's words ("the hyperparameter-robustness study" for
+    # "Hyperparameter robustness on ...").
+    asked = set(asked) | {stem(part) for term in asked if "-" in term for part in term.split("-")}
     used = len(title & asked)
     share = used / len(title)
     return share if used >= _TITLE_TERMS and share >= 0.5 else 0.0
@@ -307,7 +310,7 @@ def paper_candidates(
     if own != question.question:
         # The kinds of evidence this paper's part of the question asks for ("its results table").
         planned &= set(question_modalities(own))
-    wanted = planned | {kind for kind in _MODALITY if kind in in_view}
+    wanted = planned | {kind for kind in _MODALITY if stem(kind) in in_view}
     if is_cited:
         wanted.discard("citation")
     about_references = not is_cited and bool(_REFERENCE_QUESTION.search(own))

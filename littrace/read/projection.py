@@ -14,7 +14,9 @@ phrase naming one row in full, "retrieval-augmented prompt tuning", names no oth
 words it holds, "Prompt Tuning"), rows holding a text
 value it names (a condition such as "whose application domain is Human Activity
 Recognition"), and rows whose value meets a bound it puts on a column ("more than 100
-samples"). A row's key is its innermost label as printed (NFKC-normalised, so "β₊"
+samples", "an anomaly ratio above 30%": the column the words around the bound name, or the
+one column in percent), which selects first, the words naming some rows then describing the
+paper, and which no row summing up the others ("AVG", "Total") meets. A row's key is its innermost label as printed (NFKC-normalised, so "β₊"
 reads "β+"), or, when the rows kept share it ("SFT | QFFT | ∆" under each training set), the
 innermost label that tells them apart. Rows printing one label are kept apart by the
 settings they print ("InternVL-G" at image sizes 224, 336 and 448), and keyed by the value
@@ -119,13 +121,16 @@ class Projection:
     narrowed_by: str
 
 
+_LEADING_ARROW = re.compile(r"^\s*[→⇒↦➔]+\s*")
+
+
 def printed_label(text: str) -> str:
     """A label as an answer key: NFKC-normalised, citation markers, an own-work mark
-    ("(ours)") and footnote or significance marks after it ("RoBERTa**") dropped,
-    whitespace collapsed, a symbol's subscript set apart by the extractor joined to it again
-    ("β R" reads "βR")."""
+    ("(ours)") and footnote or significance marks after it ("RoBERTa**") dropped, as is an
+    arrow before it (an ablation's "→LoRA" is the LoRA variant), whitespace collapsed, a
+    symbol's subscript set apart by the extractor joined to it again ("β R" reads "βR")."""
     bare = without_own_note(CITATION.sub("", unicodedata.normalize("NFKC", text)))
-    bare = without_marks(bare)
+    bare = _LEADING_ARROW.sub("", without_marks(bare))
     return _SUBSCRIPTED_SYMBOL.sub(r"\1\2", _SPACE.sub(" ", bare).strip())
 
 
@@ -426,26 +431,44 @@ def _condition_rows(
     return [path for path in rows if path in kept], ", ".join(text for text, _ in named)
 
 
+# Row labels of rows that sum up the rows above them.
+_SUMMARY_ROWS = frozenset(
+    {"avg", "average", "mean", "median", "sd", "std", "total", "sum", "overall", "all"}
+)
+
+
 def _bounded_rows(
     rows: dict[tuple[str, ...], dict[Slot, TableCell]],
     question_text: str,
     mapped: dict[str, Slot],
 ) -> tuple[list[tuple[str, ...]], str]:
-    """Rows whose value in the answer's column the question bounds ("which categories have
-    more than 100 samples" for "Number of samples") meets the bound, when some rows do and
-    some do not; the bound must name that column."""
+    """Rows whose value in the answer's column the question bounds meets the bound, when
+    some rows do and some do not: the column whose name the words around the bound name
+    best ("which categories have more than 100 samples" for "Number of samples", "an
+    anomaly ratio above 30%" for "Anomaly ratio (%)"); rows that sum up the others ("AVG",
+    "Total") are no answer to which ones meet it."""
     bound = bound_of(question_text)
     if bound is None:
         return [], ""
-    said = question_terms(bound.bounded)
-    named = [name for name in mapped if said & question_terms(name)]
-    if len(named) != 1:
+    said = question_terms(f"{bound.before} {bound.bounded}")
+    names = list(mapped)
+    # A bound in percent ("above 30%") is on a column in percent, when one is.
+    in_percent = [name for name in names if "%" in name]
+    if bound.bounded.startswith("%") and in_percent:
+        names = in_percent
+    share = {name: label_share(name, said) for name in names}
+    best = max(share.values(), default=0.0)
+    named = [name for name in names if share[name] == best]
+    if len(named) != 1 or (best <= 0 and names != in_percent):
         return [], ""
     j = mapped[named[0]]
     meeting = [
         path
         for path, cells in rows.items()
-        if j in cells and (value := cells[j].value) is not None and bound.holds(value)
+        if j in cells
+        and (value := cells[j].value) is not None
+        and bound.holds(value)
+        and norm(path[-1]) not in _SUMMARY_ROWS
     ]
     if not meeting or len(meeting) == len(rows):
         return [], ""
@@ -582,8 +605,23 @@ def _project_cells(
     kept = [path for path in rows if not values or any(j in rows[path] for j in mapped.values())]
     kept = _answering(kept, rows, set(mapped.values()))
     narrowed_by = ""
-    named = _named_rows(
-        {path: rows[path] for path in kept}, question, entities, question_text, subject, glossary
+    # A bound on an answer column ("a macro-average above 48") is what selects the rows: the
+    # words of the question naming some rows ("its router and prompt slots") describe the
+    # paper.
+    bounded, bound_said = _bounded_rows({path: rows[path] for path in kept}, question_text, mapped)
+    if bounded:
+        kept, narrowed_by = bounded, bound_said
+    named = (
+        _named_rows(
+            {path: rows[path] for path in kept},
+            question,
+            entities,
+            question_text,
+            subject,
+            glossary,
+        )
+        if not bounded
+        else []
     )
     # Names that reach fewer rows than the question counts of what its key column holds
     # ("each of the five retrieval settings" for "Setting", two of them named) leave the
@@ -595,9 +633,6 @@ def _project_cells(
     )
     if conditioned:
         kept, narrowed_by = conditioned, f"rows holding {condition!r}"
-    bounded, bound_said = _bounded_rows({path: rows[path] for path in kept}, question_text, mapped)
-    if bounded:
-        kept, narrowed_by = bounded, bound_said
     # Each key column reads the label column its header names, when together they tell
     # the rows apart ("SciERC | NER" and "SciERC | REL").
     levels = [level for level in named_levels if level is not None]

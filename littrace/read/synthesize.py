@@ -68,7 +68,7 @@ from littrace.corpus.document import PaperObject
 from littrace.littraceqa import Question
 from littrace.numbers import decimals, numbers, parse_value, same_shown
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
-from littrace.read.charts import chart_answer, labelled_values, printed_reading
+from littrace.read.charts import attached_label, chart_answer, labelled_values, printed_reading
 from littrace.read.charts.answer import located_figures
 from littrace.read.choice import (
     aligned_choice,
@@ -546,7 +546,11 @@ def synthesize(data: SynthesisInput) -> Synthesis:
     from_operands = False
     if "multiple_choice" in types and question.multiple_choice_options:
         how = ""
-        compared = comparison(question, data) or chart_answer(question, data)
+        compared = (
+            comparison(question, data)
+            or chart_answer(question, data)
+            or attached_label(question, data)
+        )
         if compared is not None:
             chosen, compared_facts, how = compared
             facts.extend(compared_facts)

@@ -39,7 +39,7 @@ from littrace.numbers import numbers, parse_value
 from littrace.read.abbreviations import table_glossary
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.cross_paper import Cue, column_papers, join_rows, names_entity
-from littrace.read.localize import paper_candidates
+from littrace.read.localize import caption_named, paper_candidates
 from littrace.read.projection import MIN_COLUMN_MATCH, NAMED_ROWS, Projection, project
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import citation_ids
@@ -287,6 +287,7 @@ def best_projection(
     tables = [(obj, obj.cells) for obj in paper_tables(context)]
     tables += [(obj, grid) for obj, grid in figures if obj.paper_id == context.paper_id]
     captions = {obj.object_id: _names(obj.caption) for obj, _ in tables}
+    identifying = set(terms(context.paper.title))
     printed_in = Counter(name for names in captions.values() for name in names)
     best: tuple[tuple[float, float], PaperObject, Projection] | None = None
     for obj, grid in tables:
@@ -304,13 +305,16 @@ def best_projection(
         headers = " ".join(" ".join(path) for path in found.columns.values())
         # Headers carrying the schema, and, each worth a quarter of that, rows the question
         # names, a name the question prints that only this table's caption holds ("MLDR"
-        # among the paper's retrieval tables) and the localizer having found the table.
+        # among the paper's retrieval tables) and the localizer having found the table; at
+        # an eighth, the question describing it by its caption's title ("the
+        # hyperparameter-robustness study" for "Hyperparameter robustness on ...").
         only_here = {name for name in captions[obj.object_id] if printed_in[name] == 1}
         fit = (
             found.fit
             + _ROWS_NAMED * (found.narrowed_by == NAMED_ROWS)
             + _ROWS_NAMED * bool(only_here.intersection(query))
             + _ROWS_NAMED * (obj.scorer_id in located)
+            + _ROWS_NAMED / 2 * (caption_named(obj.caption, set(query), identifying) > 0)
         )
         rank = (round(fit, 6), coverage(query, f"{obj.caption} {headers}"))
         if best is None or rank > best[0]:

@@ -114,12 +114,13 @@ _BOUND_PREFIXES = frozenset({"pre", "post", "re", "non", "co", "multi", "sub", "
 
 def stem(token: str) -> str:
     """A light suffix strip so that "trained", "training" and "trains" meet, after a bound
-    prefix's hyphen is dropped ("pre-trained" meets "pretrained")."""
+    prefix's hyphen is dropped ("pre-trained" meets "pretrained"); a word's final e goes
+    too, so that "curate" meets "curated" and "table" meets "tables"."""
     head, _, rest = token.partition("-")
     if head in _BOUND_PREFIXES and rest.isalpha():
         token = head + rest
     if len(token) > 4 and token.isalpha():
-        for suffix in ("ing", "ed", "es", "s"):
+        for suffix in ("ing", "ed", "es", "s", "e"):
             if token.endswith(suffix) and len(token) - len(suffix) >= 3:
                 return token[: -len(suffix)]
     return token

@@ -34,3 +34,9 @@ def test_a_bound_holds_by_its_relation_and_a_scale_is_no_bound() -> None:
     assert bound is not None and bound.holds(101) and not bound.holds(100)
     assert bound_of("Which 1B model is over the others?") is None
     assert bound_of("How many samples does each category have?") is None
+
+
+def test_a_bound_keeps_the_words_before_its_comparison_in_its_clause() -> None:
+    bound = bound_of("For which categories, in its appendix, does I-VILA score an F1 below 90?")
+    assert bound is not None and bound.before == "does I-VILA score an F1"
+    assert bound_of("Which have more than 100 samples?").before == "Which have"  # type: ignore[union-attr]

@@ -15,6 +15,7 @@ from littrace.llm.replies import Plan
 from littrace.read.charts import (
     Chart,
     Point,
+    attached_label,
     chart_answer,
     coloured_values,
     extreme_option,
@@ -575,3 +576,54 @@ def test_a_real_figure_printing_each_value_under_its_label_answers_a_table_quest
     }
     assert rows == {"Recursive Reasoning": 110, "Privacy Protection": 111, "Multitasking": 160}
     assert "p1#f2" in synthesis.chunk_ids
+
+
+def _span_label_question(text: str) -> tuple[Question, SynthesisInput]:
+    """A question on the expository-writing paper's Figure 1, a paragraph whose spans are
+    tagged "Summarizing", "Grouping", "Reconciling" and "Contrasting" at their left."""
+    pdf = FIXTURES / "2304.02623v1.pdf"
+    bbox = (119.8, 91.6, 491.9, 226.8)
+    figure = PaperObject("p1", "figure", "Figure 1", "1", 2, 2, "Figure 1: Dissecting", bbox)
+    chunk = Chunk("p1#f1", "p1", "figure", 2, "Figure 1: Dissecting", object_id="Figure 1")
+    record = PaperRecord("p1", "Writing", ("A",), "", "arXiv", 2023, True, pdf_path=str(pdf))
+    paper = PaperContext(record, (chunk,), (figure,), {}, 1)
+    question = Question.model_validate(
+        {
+            "query_id": "q",
+            "benchmark": "LitTraceQA",
+            "question": text,
+            "answer_types": ["multiple_choice"],
+            "multiple_choice_options": [
+                {"label": "A", "text": "Summarizing"},
+                {"label": "B", "text": "Reconciling"},
+                {"label": "C", "text": "Contrasting"},
+                {"label": "D", "text": "Grouping"},
+            ],
+        }
+    )
+    evidence = [EvidenceItem("p1", "figure", {"figure_id": "Figure 1", "page": 2}, 1.0)]
+    return question, SynthesisInput(question, Plan(), ["p1"], {"p1": paper}, {}, evidence)
+
+
+def test_the_label_printed_next_to_the_quoted_words_of_a_real_figure_is_chosen() -> None:
+    question, data = _span_label_question(
+        "In Figure 1, which label is attached to the span containing the citation list "
+        "[Brown et al., 2020, Smith et al., 2022, Rae et al., 2021]?"
+    )
+    assert attached_label(question, data) is not None
+    synthesis = synthesize(data)
+    assert synthesis.answer["multiple_choice"]["gold"] == "D"
+    assert "p1#f1" in synthesis.chunk_ids
+    question, data = _span_label_question(
+        "Which label does Figure 1 give the sentence 'Unlike most prior work, we focus on "
+        "zero-shot prompting'?"
+    )
+    chosen = attached_label(question, data)
+    assert chosen is not None and chosen[0] == "C"
+
+
+def test_a_few_words_shared_with_a_figure_are_no_quotation() -> None:
+    question, data = _span_label_question(
+        "Which label in Figure 1 marks where pre-trained models reason?"
+    )
+    assert attached_label(question, data) is None

@@ -393,6 +393,12 @@ def test_options_stating_several_numbers_are_told_apart_by_the_ones_the_evidence
     assert printed_support(alike, passages) == {}
     words = ask("Which method?", ["DenseX", "SparseSieve"], freeform=False)
     assert printed_support(words, passages) == {}
+    # An option printing only the number every option prints is held by the passages as
+    # another's telling number is: both stay in contention for the claims to decide.
+    pairs = ["33 subtypes; 32 bins", "34 subtypes; 33 bins", "33 subtypes; 33 bins"]
+    counted = ask("How many subtypes and bins?", pairs, freeform=False)
+    printed = ["There are 33 subtypes.", "Values fall into 33 bins.", "A batch of 32."]
+    assert printed_support(counted, printed) == {"A": 1.0, "B": 0.0, "C": 1.0}
 
 
 def _two_papers():  # type: ignore[no-untyped-def]
@@ -578,7 +584,7 @@ def test_options_naming_rows_are_told_apart_by_what_the_rest_of_their_row_prints
     assert picked is not None and picked.label == "D"
     assert "Privacy Protection" in picked.how
     # What every row prints ("rate") tells no row apart.
-    assert choose("Which task is scored with a rate?", options, context(cells=tasks)) is None
+    assert choose("Which task is judged by a rate?", options, context(cells=tasks)) is None
     # Options that are sentences, not row names, are left to other evidence.
     sentences_ = [f"To keep the {o.lower()} rows apart" for o in options]
     assert (
@@ -1114,3 +1120,161 @@ def test_the_option_in_the_row_a_sentence_names_with_the_question_is_chosen() ->
     # Options that are not all numbers of the table's rows are left to other readers.
     named = ask("Which configuration does it finally select?", ["variant 3", "variant 1"], False)
     assert row_sentence_choice(named, replace(data, question=named)) is None
+
+
+def test_a_count_belongs_to_its_own_clause_and_to_the_total_it_is_out_of() -> None:
+    from littrace.read.choice.counts import count_share, counted_terms
+
+    # "14" counts answer gists, not the key questions of the clause before "and".
+    gists = "on average 13 times for Key Questions and 14 for Answer Gists"
+    assert count_share(gists, "14", counted_terms("How many key questions?")) == 0
+    assert count_share(gists, "13", counted_terms("How many times?")) == 1.0
+    tasks = counted_terms("How many tasks?")
+    assert count_share("GPT-4o is best in 6 out of 9 tasks.", "6", tasks) == 1.0
+
+
+def test_a_count_of_the_noun_without_the_questions_modifier_is_read_where_the_question_is() -> None:
+    from littrace.read.choice import counting_sentence
+
+    # Paper Plain: "8 questions" counts the key questions the paragraph is about; the
+    # question's own "nine" is what it counts within, never the answer.
+    paper = _prose_paper(
+        "Key questions were drawn from the PICO framework. We curated 8 questions from it.",
+        "Participants clicked on 15 Key Questions and Answer Gists on average.",
+    )
+    record = ask("How many key questions did the authors curate?", [], freeform=True)
+    data = SynthesisInput(record, Plan(), ["p1"], {"p1": paper}, {}, [])
+    found = counting_sentence(record, data)
+    assert found is not None and found[0] == "8"
+    paper = _prose_paper("GPT-4o performs the best in 6 out of 9 tasks.")
+    record = ask("In how many of the nine tasks does GPT-4o perform best?", [], freeform=True)
+    data = SynthesisInput(record, Plan(), ["p1"], {"p1": paper}, {}, [])
+    found = counting_sentence(record, data)
+    assert found is not None and found[0] == "6"
+
+
+def test_an_option_a_sentence_prints_only_as_a_contrast_is_not_what_it_says() -> None:
+    from littrace.read.choice import sentence_choice
+
+    paper = _prose_paper(
+        "We modified the prompt to suggest a fifth grade reading level rather than second grade."
+    )
+    options = ["Second grade", "Fifth grade", "College level"]
+    record = ask("Which reading level was the prompt modified to suggest?", options, False)
+    data = SynthesisInput(record, Plan(), ["p1"], {"p1": paper}, {}, [])
+    chosen = sentence_choice(record, data)
+    assert chosen is not None and chosen.label == "B"
+
+
+def test_a_row_printing_what_the_question_contrasts_is_not_its_answer() -> None:
+    tasks = (
+        ("Task", "Requirement", "Metric"),
+        ("Memorization", "Recall every instruction", "BLEU score"),
+        ("Privacy Protection", "Never reveal the secret", "Non-matching rate"),
+        ("Triggering", "Remind when the trigger is met", "Exact match rate"),
+        ("Prioritization", "Follow the higher-priority instruction", "Exact match rate"),
+    )
+    options = ["Memorization", "Triggering", "Prioritization", "Privacy Protection"]
+    # "scored" names Memorization's "BLEU score", the one row the question rules out.
+    assert choose("Which task is scored with a rate?", options, context(cells=tasks)).label == "A"
+    assert (
+        choose("Which task is scored with a rate rather than BLEU?", options, context(cells=tasks))
+        is None
+    )
+
+
+def test_of_rows_aligned_alike_the_one_naming_more_of_the_question_is_chosen() -> None:
+    params = (
+        ("Method", "GPT2 Medium", "GPT2 Large"),
+        ("LoRA Tuning", "786,432", "1,474,560"),
+        ("RAPT", "1,056,768", "1,812,480"),
+        ("NC-RAPT", "1,089,536", "1,853,440"),
+    )
+    options = ["1,812,480", "1,089,536", "1,474,560", "1,853,440"]
+    chosen = choose(
+        "How many parameters does the novelty-conditioned retrieval-augmented prompt tuning "
+        "method need on GPT2 Large?",
+        options,
+        context(cells=params, method="Paraphrase"),
+    )
+    assert chosen is not None and chosen.label == "D"
+    plain = choose(
+        "How many parameters does retrieval-augmented prompt tuning need on GPT2 Large?",
+        options,
+        context(cells=params, method="Paraphrase"),
+    )
+    assert plain is not None and plain.label == "A"
+
+
+def test_an_option_names_the_row_that_prints_all_of_it_not_a_baseline_sharing_its_head() -> None:
+    grid = (
+        ("Architecture", "Model", "AUC-ROC"),
+        ("ResNet", "ResNet", "0.816"),
+        ("ResNet", "ResNet-Overlap (ours)", "0.906"),
+        ("AutoEncoder", "AE-Overlap (ours)", "0.897"),
+        ("MLP", "MLP-Overlap (ours)", "0.893"),
+    )
+    options = ["MLP-Overlap", "AE-Overlap", "ResNet-Overlap"]
+    best = choose("Which overlap model has the highest AUC-ROC?", options, context(cells=grid))
+    assert best is not None and best.label == "C"
+
+
+def test_what_a_named_work_is_cited_for_is_read_in_the_sentences_citing_it() -> None:
+    from littrace.corpus.document import Citation, Reference
+
+    # The NAACL 2018 literature graph paper: Bhagavatula et al. (2018) is cited for citation
+    # recommendation, Siegel et al. (2018) for figure extraction.
+    references = (
+        Reference(
+            "p1",
+            "1",
+            "Chandra Bhagavatula and Waleed Ammar. 2018. Content-based "
+            "citation recommendation. In NAACL.",
+            9,
+            "Bhagavatula",
+        ),
+        Reference(
+            "p1",
+            "2",
+            "Noah Siegel and Waleed Ammar. 2018. Extracting scientific "
+            "figures with distantly supervised neural networks. In JCDL.",
+            9,
+            "Siegel",
+        ),
+    )
+    citations = (
+        Citation(
+            "p1",
+            7,
+            "Also related is the problem of predicting which papers should be "
+            "cited in a given draft (Bhagavatula et al., 2018).",
+            ("1",),
+            (),
+        ),
+        Citation(
+            "p1",
+            7,
+            "In Siegel et al. (2018), we extract figures from scientific documents.",
+            ("2",),
+            (),
+        ),
+    )
+    paper = replace(context(), references=references, citations=citations)
+    options = [
+        "Predicting which papers should be cited in a given paper draft",
+        "Classifying a citation as important or incidental",
+        "Extracting figures from scientific documents",
+    ]
+    question = "For which problem does the paper cite Bhagavatula et al. (2018)?"
+    chosen = _choose_among(question, options, [paper])
+    assert chosen is not None and chosen.label == "A"
+    assert "Bhagavatula" in chosen.facts[0].text
+    figures = _choose_among(question.replace("Bhagavatula", "Siegel"), options, [paper])
+    assert figures is not None and figures.label == "C"
+    # Options naming works are entries to find, not what a sentence cites them for.
+    from littrace.read.choice.references import citing_sentence_choice
+
+    works = ["Bhagavatula et al. (2018), citation recommendation", "Siegel et al. (2018)"]
+    record = ask("Which work does the paper cite after Bhagavatula et al. (2018)?", works, False)
+    data = SynthesisInput(record, Plan(), ["p1"], {"p1": paper}, {}, [])
+    assert citing_sentence_choice(record, data) is None

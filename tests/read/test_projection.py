@@ -670,3 +670,54 @@ def test_rows_whose_value_meets_a_bound_on_the_answers_column_are_the_answer() -
     # A bound on what no answer column holds narrows nothing.
     other = project(DATASETS, schema, "Which datasets, recorded over more than 5 hours, ...?")
     assert other is not None and len(other.rows) == 5 and not other.narrowed_by
+
+
+def test_a_bound_names_its_column_by_the_words_before_it_or_by_its_percent_sign() -> None:
+    # PVLDB 2023's dataset table: "an anomaly ratio above 30%" bounds the ratio, not N.
+    anomalies = (
+        ("Dataset", "N", "Anomaly ratio (%)", "Stage remain (%)"),
+        ("fault", "1941", "34.67", "12.0"),
+        ("http", "567498", "0.39", "50.0"),
+        ("SpamBase", "4207", "39.91", "64.0"),
+    )
+    schema = _schema("Dataset", "N", "Anomaly ratio (%)")
+    found = project(anomalies, schema, "Which datasets have an anomaly ratio above 30?")
+    assert found is not None and [row.key for row in found.rows] == ["fault", "SpamBase"]
+    assert found.narrowed_by == "rows whose Anomaly ratio (%) is > 30"
+    # Only one column is in percent: the bound in percent is on it.
+    schema = _schema("Dataset", "N", "Stage remain (%)")
+    kept = project(anomalies, schema, "Which datasets keep less than 60% of their pairs?")
+    assert kept is not None and [row.key for row in kept.rows] == ["fault", "http"]
+
+
+def test_rows_summing_up_the_others_meet_no_bound_and_an_arrow_is_no_part_of_a_key() -> None:
+    saves = (
+        ("Participant", "Paper Saves", "Paper Opens"),
+        ("P1", "33", "77"),
+        ("P2", "14", "48"),
+        ("P5", "45", "33"),
+        ("AVG", "30.7", "52.7"),
+    )
+    schema = _schema("Participant", "Paper Saves", "Paper Opens")
+    found = project(saves, schema, "Which participants saved more than 25 papers?")
+    assert found is not None and [row.key for row in found.rows] == ["P1", "P5"]
+    assert printed_label("→LoRA") == "LoRA" and printed_label("+ author") == "+ author"
+
+
+def test_a_bound_selects_the_rows_though_the_question_names_some_in_describing_the_paper() -> None:
+    # Eevee's Table 6: "a router and prompt slots" describe the paper; "above 48" selects.
+    robustness = (
+        ("Configuration", "HumanEval", "Avg."),
+        ("No-decay annealing", "58.67", "46.61"),
+        ("Soft-landing annealing", "69.24", "48.26"),
+        ("Prompt search tighter", "63.01", "47.92"),
+        ("Prompt search wider", "61.38", "48.96"),
+    )
+    found = project(
+        robustness,
+        _schema("Configuration", "Avg.", "HumanEval"),
+        "In the study of the paper that co-evolves a router and prompt slots, which "
+        "configurations reach a macro-average score above 48?",
+    )
+    assert found is not None and found.narrowed_by == "rows whose Avg. is > 48"
+    assert [row.key for row in found.rows] == ["Soft-landing annealing", "Prompt search wider"]

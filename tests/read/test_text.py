@@ -49,4 +49,10 @@ def test_a_sign_closing_a_name_is_part_of_it_but_a_sign_joining_names_is_not() -
     # "β₊" and "β₋" (subscript signs) are the "β+" and "β−" designs an option names.
     assert terms("β₊") == terms("β+,") == ["β+"]
     assert terms("(β−)") == ["β−"] != terms("β+")
-    assert terms("Dense+Sparse") == terms("Dense+ Sparse") == ["dense", "sparse"]
+    assert terms("Dense+Sparse") == terms("Dense+ Sparse") == ["dens", "spars"]
+
+
+def test_a_words_final_e_is_stemmed_like_its_inflections() -> None:
+    assert terms("curate tables scored") == terms("curated table score")
+    # Short words keep theirs.
+    assert terms("use rate") == ["use", "rate"]

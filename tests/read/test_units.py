@@ -1159,3 +1159,16 @@ def test_a_row_adding_to_the_one_above_is_labelled_under_it() -> None:
     # A row printing its own label is no addition, whatever it follows.
     plain = (("Method", "AES"), ("+ CoT", "1.0"), ("Base", "2.0"), ("Tuned", "3.0"))
     assert [c.row_path for c in table_cells(plain)] == [("+ CoT",), ("Base",), ("Tuned",)]
+
+
+def test_a_metric_at_a_cutoff_names_the_header_printing_its_cutoff_run_on() -> None:
+    wanted = question_terms("On I2, what NDCG@3 does the Ada Embedding baseline obtain?")
+    assert label_share("NDCG3", wanted) == 1.0
+    assert label_share("NDCG1", wanted) == 0.0
+
+
+def test_a_few_lower_case_consonants_are_an_initialism() -> None:
+    wanted = question_terms("Which candidate has the lowest zero-shot ImageNet accuracy?")
+    assert label_share("zs IN", wanted) == 1.0
+    # A word is no initialism, though "top" spells the initials of "total output power".
+    assert label_share("top", question_terms("the one with the total output power")) == 0.0

@@ -30,6 +30,8 @@ or slanted; its colour's legend entry; the panel title above it), :func:`coloure
 names each number printed in the colour of a legend entry by that entry (a curve labelled
 with its fitted coefficient, wherever it sits), and :func:`printed_reading` takes the value
 whose names the question says most of, the sentence that asks counting twice.
+:func:`attached_label` answers which of a figure's labels tags the words a question quotes
+from it (a diagram tagging spans of an example paragraph): the label printed nearest them.
 :func:`labelled_values` reads a figure that prints each value under or after its own label
 (the categories around a ring chart with their sizes) as a small table of label and value.
 
@@ -40,6 +42,7 @@ Example:
 """
 
 from littrace.read.charts.answer import chart_answer, extreme_option
+from littrace.read.charts.labels import attached_label
 from littrace.read.charts.printed import (
     coloured_values,
     labelled_values,
@@ -52,6 +55,7 @@ __all__ = [
     "Chart",
     "Point",
     "Series",
+    "attached_label",
     "chart_answer",
     "coloured_values",
     "extreme_option",

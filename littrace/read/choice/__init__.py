@@ -6,7 +6,9 @@ option's number appearing in the located table proves nothing. Instead:
 * **value options** (each option prints one or more numbers): an option's support is, for
   each of its numbers, the best alignment (:func:`littrace.read.units.align`) of a cell that
   prints that number, averaged over its numbers; the cell must say what the question asks
-  (its row and column paths), not merely hold the value;
+  (its row and column paths), not merely hold the value; of options aligned alike in one
+  column, the one whose row label names more of the question wins ("NC-RAPT" over "RAPT"
+  for "its novelty-conditioned retrieval-augmented prompt tuning");
 * **extreme questions** ("which method is best on X"): each option names a row; the column is
   the one whose header path the question names best; the option whose row holds the extreme
   value wins, lower-is-better read from the question, caption and header
@@ -20,20 +22,24 @@ option's number appearing in the located table proves nothing. Instead:
   question says of it, the question's terms weighted by their rarity among the rows; a
   check under "No Prior" says the column's name of its row, a cross does not; an option
   listed under the one group label the question prints in full is that group's
-  (:func:`described_row_choice`);
+  (:func:`described_row_choice`); a row printing what the question names only as a
+  contrast ("rather than BLEU") loses what that says of it;
 * **bibliography questions** (:mod:`littrace.read.references`,
   :mod:`~littrace.read.choice.references`): the option printed in the entry at the asked
   position, or in the entries cited by the sentences that best match the question ("which
   work is cited for X"); when the options are reference numbers, the number a selected paper
   gives the work the question names by its authors ("Head et al."); when the options are
   years, the year a selected paper's entry for the work the question names (by its quoted
-  title or its authors) prints, other than a year the question gives;
+  title or its authors) prints, other than a year the question gives; when the options say
+  what a work is cited for, the option the sentences citing the work the question names by
+  its authors say most of;
 * **sentence windows** (:mod:`~littrace.read.choice.sentences`): an option printed in a
   sentence of a selected paper is supported by how much of the question that sentence names
   (the sentences on either side at half weight), each question term weighted by its rarity
   among the papers' sentences (IDF), so that words describing the paper as a whole decide
   nothing; only its best window counts, so an option printed everywhere gains nothing from
-  being printed often; an option making several claims is supported claim by claim
+  being printed often, nor from a sentence printing it as the contrast of what it says ("a
+  fifth grade reading level rather than second grade"); an option making several claims is supported claim by claim
   (:mod:`~littrace.read.choice.claims`); options that are numbers in distinct rows of one
   table are told apart by the sentence naming one of those rows with the question's words
   ("we ultimately chose variant 3 as the final ...", :func:`row_sentence_choice`); and a

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from littrace.littraceqa import Question
 from littrace.numbers import numbers, printed_numbers, without_numbers
 from littrace.read.choice.references import (
+    citing_sentence_choice,
     entry_year_choice,
     list_length_choice,
     reference_choice,
@@ -36,7 +37,9 @@ from littrace.read.units import (
     TableCell,
     align,
     asked_terms,
+    contrasted_terms,
     label_share,
+    named_terms,
     own_named,
     path_score,
     printed_as,
@@ -44,6 +47,7 @@ from littrace.read.units import (
     question_terms,
     row_score,
     subject_terms,
+    without_own_note,
 )
 from littrace.read.units.terms import said_after
 
@@ -104,7 +108,7 @@ def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
     if found is None:
         return None
     support, best_cells = found
-    label = winner(support)
+    label = winner(support) or _more_specific_row(question, support, best_cells)
     if label is None or support[label] < _FLOOR:
         return None
     grounds = best_cells[label]
@@ -114,6 +118,32 @@ def value_choice(question: Question, tables: list[TableUnits]) -> Choice | None:
         "; ".join(_grounds(table, a.cell) for a, table in grounds),
         [table.fact(a.cell) for a, table in grounds],
     )
+
+
+def _more_specific_row(
+    question: Question,
+    support: dict[str, float],
+    best_cells: dict[str, list[tuple[Alignment, TableUnits]]],
+) -> str | None:
+    """Of the options aligned about alike, each by one cell in one column of one table, the
+    one whose row label names more of the question than every other's does ("NC-RAPT"
+    over "RAPT" for "its novelty-conditioned retrieval-augmented prompt tuning method")."""
+    left = contenders(support)
+    rows: dict[str, str] = {}
+    lines = set()
+    for label in left:
+        grounds = best_cells[label]
+        if len(grounds) != 1 or not grounds[0][0].cell.row_path:
+            return None
+        alignment, table = grounds[0]
+        rows[label] = alignment.cell.row_path[-1]
+        lines.add((table.obj.object_id, alignment.cell.column_path))
+    if len(rows) < 2 or len(lines) != 1:
+        return None
+    wanted = asked_terms(question.question)
+    named = {label: named_terms(row, wanted) for label, row in rows.items()}
+    first, second = sorted(named.values(), reverse=True)[:2]
+    return max(named, key=named.__getitem__) if first > second else None
 
 
 def _extreme_value(question: Question, tables: list[TableUnits]) -> Choice | None:
@@ -317,16 +347,23 @@ def _option_cells(
     values: dict[str, TableCell] = {}
     for label, option_terms in named.items():
         shares = [
-            (label_share(name[-1], option_terms), printed_as(name[-1], options[label]), cell)
+            (
+                label_share(without_own_note(name[-1]), option_terms),
+                printed_as(name[-1], options[label]),
+                label_share(options[label], question_terms(name[-1])),
+                cell,
+            )
             for cell in table.cells
             if (cell.row if across else cell.column_path) == line
             and cell.value is not None
             and (name := cell.column_path if across else cell.row_path)
         ]
-        # Labels alike in their words are told apart by the option printing one exactly.
+        # Labels alike in their words are told apart by the option printing one exactly,
+        # then by how much of the option each says ("ResNet-Overlap (ours)" over the
+        # baseline "ResNet" for "ResNet-Overlap").
         shares = [item for item in shares if item[0] >= _ROW_NAMED]
         if shares:
-            values[label] = max(shares, key=lambda item: item[:2])[2]
+            values[label] = max(shares, key=lambda item: item[:3])[3]
         elif isinstance(line, tuple) and (
             outer := _outer_named(table, line, option_terms, options[label])
         ):
@@ -429,6 +466,7 @@ def aligned_choice(question: Question, data: SynthesisInput) -> Choice | None:
     entries or table cells."""
     found = (
         shared_reference_choice(question, data)
+        or citing_sentence_choice(question, data)
         or reference_choice(question, data)
         or reference_number_choice(question, data)
         or entry_year_choice(question, data)
@@ -471,13 +509,16 @@ def described_row_choice(question: Question, tables: list[TableUnits]) -> Choice
     under "No Prior"): the question's terms each weighted by their rarity among the table's
     rows (IDF), so that what every row prints decides nothing. A group label the question
     prints in full ("the rubric's 'Always Include' category") decides first, when it labels
-    some rows but not all and only one option's row is among them."""
+    some rows but not all and only one option's row is among them. A row printing what the
+    question names only as the contrast of its answer ("rather than BLEU") loses the weight
+    of those terms."""
     options = question.multiple_choice_options or []
     if not options or any(printed_numbers(o.text) for o in options):
         return None
     named = {o.label: question_terms(o.text) for o in options}
     told = frozenset().union(*named.values())
     asked = asked_terms(question.question) - told
+    contrasted = contrasted_terms(question.question) - told
     best: tuple[float, Choice] | None = None
     for table in tables:
         content: dict[int, set[str]] = {}
@@ -536,8 +577,19 @@ def described_row_choice(question: Question, tables: list[TableUnits]) -> Choice
         total = sum(weight.values())
         if total <= 0:
             continue
+        # A row printing what the question contrasts with the answer ("rather than BLEU")
+        # loses what that says of it.
+        against = rarity(contrasted, held)
         support = {
-            option: round(sum(w for t, w in weight.items() if t in content[row]) / total, 4)
+            option: round(
+                max(
+                    0.0,
+                    sum(w for t, w in weight.items() if t in content[row])
+                    - sum(w for t, w in against.items() if t in content[row]),
+                )
+                / total,
+                4,
+            )
             for option, (row, _) in rows.items()
         }
         chosen = winner(support)

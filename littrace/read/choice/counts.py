@@ -10,6 +10,8 @@ Example:
     1.0
     >>> count_share("684K training and 145K validation triples", "145K", ["train", "tripl"])
     0.75
+    >>> count_share("it is best in 6 out of 9 tasks", "6", ["task"])
+    1.0
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from littrace.read.text import terms
 from littrace.read.units import CITATION, terms_match
 
 __all__ = [
+    "MODIFIED_WEIGHT",
     "UNCOUNTED_WEIGHT",
     "Quantities",
     "count_share",
@@ -60,6 +63,7 @@ UNCOUNTED_WEIGHT = 0.5
 MODIFIED_WEIGHT = 0.75
 
 
+_COORDINATING = frozenset({"and", "or", "but", "while", "whereas"})
 # A count as one word prints it: "3", "2-5", "2.5".
 _COUNT = re.compile(r"\d+(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?)?")
 # How far after its number a counted word may be printed ("3 APIs", "3 distinct APIs").
@@ -93,8 +97,14 @@ def count_share(sentence: str, count: str, counted: Sequence[str]) -> float:
     for i, word in enumerate(words):
         if word.strip(",;:()").rstrip(".") != count:
             continue
-        after = words[i + 1 : i + 1 + _COUNT_REACH]
-        before = words[max(0, i - _COUNT_REACH) : i]
+        start = i + 1
+        # "6 out of 9 tasks" counts tasks with its 6 too.
+        if [w.lower() for w in words[start : start + 2]] == ["out", "of"] and _COUNT.fullmatch(
+            words[start + 2].strip(",;:()") if len(words) > start + 2 else ""
+        ):
+            start += 3
+        after = words[start : start + _COUNT_REACH]
+        before = _clause_end(words[max(0, i - _COUNT_REACH) : i])
         # A number with a word of its own after it counts that word ("our method has 3
         # advantages"), not the noun before it ("author nodes number 12M in total").
         spans = [(after, 0)] if after and terms(after[0]) else [(after, 0), (before[::-1], 1)]
@@ -111,6 +121,18 @@ def count_share(sentence: str, count: str, counted: Sequence[str]) -> float:
                     best = max(best, 1.0 if set(modifiers) <= held else MODIFIED_WEIGHT)
                     break
     return best
+
+
+def _clause_end(words: Sequence[str]) -> list[str]:
+    """The words before a number that still belong to its clause: none before a conjunction
+    or a comma, since "13 times for Key Questions and 14 for Answer Gists" counts no key
+    questions with its 14."""
+    kept: list[str] = []
+    for word in reversed(words):
+        if word.lower() in _COORDINATING or word.endswith((",", ";")):
+            break
+        kept.insert(0, word)
+    return kept
 
 
 def counted_terms(question: str) -> list[str]:

@@ -13,6 +13,7 @@ from littrace.read.choice.units import Choice, winner
 from littrace.read.heuristic import question_query
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import (
+    authored_entries,
     citation_ids,
     cited_for,
     cited_in_group,
@@ -30,6 +31,10 @@ from littrace.read.references import (
 from littrace.read.text import terms
 from littrace.read.views import work_of
 
+# An option naming a work by its authors and year: "et al.", "(2021)".
+_NAMES_WORK = re.compile(r"\bet al\b|\((?:19|20)\d\d\)")
+# The least share of an option's terms a sentence citing the named work must print.
+_CITING_SHARE = 0.5
 # Entries cited by the best-matching sentences that can support an option.
 _CITED_ENTRIES = 5
 # What the selected papers' lists share: "appears in the reference lists of both".
@@ -100,6 +105,46 @@ def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
         return None
     why, fact = grounds[label]
     return Choice(label, support, why, [fact])
+
+
+def citing_sentence_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """For "for which problem does the paper cite Bhagavatula et al. (2018)": the option the
+    sentences citing the work the question names by its authors say most of (the share of
+    the option's terms a citing sentence prints), when the options are phrases, not works."""
+    options = question.multiple_choice_options or []
+    # Options naming works ("Li and Liang (2021), Prefix-tuning") or numbers are entries to
+    # find, and a position the question asks for is read in the list.
+    if (
+        not options
+        or reference_position(question.question) is not None
+        or any(_NAMES_WORK.search(o.text) or not terms(without_numbers(o.text)) for o in options)
+    ):
+        return None
+    support = {o.label: 0.0 for o in options}
+    grounds: dict[str, Fact] = {}
+    for context in _with_references(data):
+        cited = {ref.label for ref in authored_entries(question.question, context.references)}
+        for citation in context.citations:
+            if not cited & set(citation.labels):
+                continue
+            said = set(terms(citation.sentence))
+            for option in options:
+                wanted = set(terms(option.text))
+                share = len(wanted & said) / len(wanted) if wanted else 0.0
+                if share > support[option.label]:
+                    support[option.label] = round(share, 4)
+                    chunk_id = next(
+                        (c.chunk_id for c in context.chunks if citation.sentence[:60] in c.text),
+                        "",
+                    )
+                    grounds[option.label] = Fact(
+                        context.paper_id, chunk_id, citation.sentence, None, "", "", "citation"
+                    )
+    label = winner(support)
+    if label is None or support[label] < _CITING_SHARE:
+        return None
+    fact = grounds[label]
+    return Choice(label, support, f"sentence citing the named work: {fact.text[:100]}", [fact])
 
 
 def _reached(position: int, data: SynthesisInput, options: list[MultipleChoiceOption]) -> bool:

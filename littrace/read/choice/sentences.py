@@ -4,15 +4,19 @@ question, and the options' numbers the evidence prints."""
 from __future__ import annotations
 
 import math
+import operator
 import re
+from collections import Counter
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from itertools import pairwise, product
 
 from littrace.corpus.document import PaperRecord
 from littrace.littraceqa import Question
-from littrace.numbers import Number, numbers, same_number, without_numbers
+from littrace.numbers import Number, numbers, same_number, spelled_as_digits, without_numbers
 from littrace.read.choice.counts import (
+    MODIFIED_WEIGHT,
     UNCOUNTED_WEIGHT,
     Quantities,
     count_share,
@@ -23,6 +27,7 @@ from littrace.read.choice.counts import (
 from littrace.read.choice.units import Choice, prints_option, table_units, winner
 from littrace.read.records import Fact, SynthesisInput
 from littrace.read.text import contains_phrase, norm, sentences, terms
+from littrace.read.units import without_contrast
 
 # Chunk kinds whose sentences are prose a question can be aligned with.
 _PROSE = ("title_abstract", "body")
@@ -198,7 +203,9 @@ def sentence_choice(
             if printed[option.label]:
                 if not all(said.holds(p) for p in printed[option.label]):
                     continue
-            elif not contains_phrase(window.text, option.text):
+            # A sentence printing an option only as the contrast of what it says ("a fifth
+            # grade reading level rather than second grade") does not say it.
+            elif not contains_phrase(without_contrast(window.text), option.text):
                 continue
             score = weights.share(window)
             share = 1.0
@@ -223,18 +230,21 @@ def printed_support(
     """Each option's (of the labels ``among``, default all) share of its telling numbers that
     ``passages`` print at the option's precision; empty when no option prints one.
 
-    A number every option prints tells nothing. Options that state several numbers ("36.4 ->
-    44.4 (up 8.0)") differ from their distractors in one of them, so the option whose
-    numbers the evidence holds is the one read there; a number that is the difference of two
-    of the option's own numbers the evidence holds counts as held (the "up 8.0").
+    A number every option prints tells nothing, as many times as each prints it: "33
+    subtypes; 33 bins" tells its second 33 apart from "33 subtypes; 32 bins". Options that
+    state several numbers ("36.4 -> 44.4 (up 8.0)") differ from their distractors in one of
+    them, so the option whose numbers the evidence holds is the one read there; a number
+    that is the difference of two of the option's own numbers the evidence holds counts as
+    held (the "up 8.0").
     """
     options = [
         o for o in question.multiple_choice_options or [] if among is None or o.label in among
     ]
     printed = {o.label: numbers(o.text) for o in options}
-    texts = {label: {n.text for n in found} for label, found in printed.items()}
-    common = set.intersection(*texts.values()) if texts else set()
-    if not any(found - common for found in texts.values()):
+    texts = {label: Counter(n.text for n in found) for label, found in printed.items()}
+    common = reduce(operator.and_, texts.values()) if texts else Counter()
+    tellings = {label: list((found - common).elements()) for label, found in texts.items()}
+    if not any(tellings.values()):
         return {}
     values = {n.value for passage in passages for n in numbers(passage)}
 
@@ -244,7 +254,7 @@ def printed_support(
     support = {}
     for label, option_numbers in printed.items():
         found = [n for n in option_numbers if held(n.text)]
-        telling = [n.text for n in option_numbers if n.text not in common]
+        telling = tellings[label]
         held_here = {n.text for n in found} | {
             text
             for text in telling
@@ -260,22 +270,28 @@ def printed_support(
 
 
 def counting_sentence(question: Question, data: SynthesisInput) -> tuple[str, Fact] | None:
-    """For "how many X": the number a sentence prints counting X with every word the
-    question puts before it ("100 LATEX parses" for "how many LaTeX parses"), from the
-    window that names most of the question; None when no sentence does, or two windows
-    naming it alike print different counts."""
+    """For "how many X": the number a sentence prints counting X ("100 LATEX parses" for
+    "how many LaTeX parses"), from the window that names most of the question, a count of
+    X without every word the question puts before it ("8 questions" for "how many key
+    questions") at a fraction (:func:`count_share`); None when no sentence counts X, or two
+    windows naming it alike print different counts."""
     counted = counted_terms(question.question)
     windows = sentence_windows(data) if counted else []
     weights = window_weights(question, data, windows) if windows else None
     if weights is None:
         return None
+    # The question's own numbers are what it counts within ("of the nine tasks"), no answer.
+    given = {n.text for n in numbers(spelled_as_digits(question.question))}
     found: list[tuple[float, str, Window]] = []
     for window in windows:
         text = stated(window.text)
         for word in dict.fromkeys(w.strip(",;:()").rstrip(".") for w in text.split()):
+            if word in given:
+                continue
             # A count is a whole number ("100 LATEX parses"; not "6.8 entries" on average).
-            if word.isdigit() and count_share(text, word, counted) >= 1.0:
-                found.append((weights.share(window), word, window))
+            share = count_share(text, word, counted) if word.isdigit() else 0.0
+            if share >= MODIFIED_WEIGHT:
+                found.append((share * weights.share(window), word, window))
     if not found:
         return None
     best = max(score for score, _, _ in found)

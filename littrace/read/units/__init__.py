@@ -37,6 +37,7 @@ from littrace.read.units.grid import header_labels, header_row_count, label_colu
 from littrace.read.units.labels import (
     CITATION,
     label_share,
+    named_terms,
     printed_as,
     prints_own,
     without_marks,
@@ -48,7 +49,14 @@ from littrace.read.units.own import (
     subject_terms,
     without_own_note,
 )
-from littrace.read.units.terms import SYNONYMS, asked_terms, question_terms, terms_match
+from littrace.read.units.terms import (
+    SYNONYMS,
+    asked_terms,
+    contrasted_terms,
+    question_terms,
+    terms_match,
+    without_contrast,
+)
 
 __all__ = [
     "CITATION",
@@ -57,6 +65,7 @@ __all__ = [
     "TableCell",
     "align",
     "asked_terms",
+    "contrasted_terms",
     "header_labels",
     "header_row_count",
     "key_share",
@@ -64,6 +73,7 @@ __all__ = [
     "label_share",
     "marks_own",
     "named_share",
+    "named_terms",
     "own_named",
     "path_score",
     "printed_as",
@@ -75,6 +85,7 @@ __all__ = [
     "table_cells",
     "terms_match",
     "transposed",
+    "without_contrast",
     "without_marks",
     "without_own_note",
 ]

@@ -51,8 +51,10 @@ _SCATTERED = 0.9
 _PART_LETTERS = 3
 
 
-# An initialism as a header or label prints it: two to five capitals ("CS", "MLP", "NER").
-_INITIALISM = re.compile(r"\b[A-Z]{2,5}\b")
+# An initialism as a header or label prints it: two to five capitals ("CS", "MLP", "NER"),
+# or a few consonants in lower case, which spell no word ("zs" for zero-shot, "lr" for
+# learning rate).
+_INITIALISM = re.compile(r"\b(?:[A-Z]{2,5}|[b-df-hj-np-tv-xz]{2,4})\b")
 # A name printed in capitals, long enough to run a word and an initialism together.
 _CAPITALS = re.compile(r"\b[A-Z]{5,}\b")
 
@@ -71,7 +73,11 @@ def named_terms(label: str, wanted: frozenset[str]) -> float:
     printed: set[str] = set()
     for term in terms(CITATION.sub("", label)):
         printed.update((term, *_COMPOUND.split(term)))
-    return max(float(len(printed & wanted)), label_hits(label, wanted)[0])
+    # An initialism the question spells out names as many of its words as it has letters
+    # ("NC-RAPT" six, "RAPT" four, for "novelty-conditioned retrieval-augmented prompt
+    # tuning").
+    spelled = sum(len(p) for p in printed if p.isalpha() and INITIALS_MARK + p in wanted)
+    return max(float(len(printed & wanted)), label_hits(label, wanted)[0], float(spelled))
 
 
 @functools.lru_cache(maxsize=65536)

@@ -11,12 +11,15 @@ from littrace.read.text import STOPWORDS, norm, stem, terms
 # Header shorthand read as the words a question uses: "w/o", and the metric letters of
 # results tables ("P | R | F1", "Acc.").
 SYNONYMS = {
-    "w/o": "without",
-    "w/": "with",
-    "p": "precision",
-    "r": "recall",
-    "acc": "accuracy",
-    "avg": "average",
+    short: stem(word)
+    for short, word in {
+        "w/o": "without",
+        "w/": "with",
+        "p": "precision",
+        "r": "recall",
+        "acc": "accuracy",
+        "avg": "average",
+    }.items()
 }
 # Languages by the ISO 639-1 codes multilingual results print as column labels ("ar | bn |
 # en | ..."); only a label that is the lower-case code alone is read as its language.
@@ -109,11 +112,15 @@ def _tokens(text: str) -> set[str]:
         found.add(term)
         # "β+" still names the letter: a label printing "β R" or "β" alone.
         found.add(term.rstrip("+\u2212"))
-        if "-" in term or "/" in term:
-            parts = [p for p in term.replace("/", "-").split("-") if p]
+        # A metric at a cutoff ("NDCG@3") is also printed with its cutoff run on ("NDCG3").
+        if "-" in term or "/" in term or "@" in term:
+            parts = [p for p in re.split(r"[-/@]", term) if p]
             # A compound led by a number is a quantity ("6-billion-parameter", "12-layer"):
             # its number names no row ("variant 6"), unlike the number ending a name ("GPT-4").
-            found.update(parts[1:] if parts[0].isdigit() else parts)
+            named = parts[1:] if parts[0].isdigit() else parts
+            found.update(named)
+            # Parts are words too: stemmed, "text-to-image" names "Text → Image".
+            found.update(stem(p) for p in named)
             found.add("".join(parts))
     return found
 
@@ -192,11 +199,34 @@ _CONTRAST = re.compile(
 )
 
 
+def without_contrast(text: str) -> str:
+    """``text`` without what it names as the contrast of what it says ("a fifth grade
+    reading level rather than second grade" says nothing of second grade).
+
+    Example:
+        >>> without_contrast("We suggest a fifth grade level rather than second grade")
+        'We suggest a fifth grade level  '
+    """
+    return _CONTRAST.sub(" ", text)
+
+
 def asked_terms(question: str) -> frozenset[str]:
     """The question's terms without those it names only as the contrast of what it asks."""
     contrasted = _tokens(" ".join(m.group(1) for m in _CONTRAST.finditer(question)))
-    rest = _tokens(_CONTRAST.sub(" ", question))
+    rest = _tokens(without_contrast(question))
     return frozenset(_tokens(question) - (contrasted - rest))
+
+
+def contrasted_terms(question: str) -> frozenset[str]:
+    """The content terms the question names only as the contrast of what it asks ("bleu",
+    "exact", "match" for "scored with a non-matching rate rather than BLEU or exact match").
+
+    Example:
+        >>> sorted(contrasted_terms("Which is scored with a rate rather than BLEU?"))
+        ['bleu']
+    """
+    contrasted = set(terms(" ".join(m.group(1) for m in _CONTRAST.finditer(question))))
+    return frozenset(contrasted - set(terms(without_contrast(question))))
 
 
 @functools.lru_cache(maxsize=65536)
