@@ -5,7 +5,8 @@ Sources (hand-written, committed):
 * ``papers.jsonl``: the pool records of the 24 PDF-backed papers (title, authors, abstract as
   printed, venue, year, ``pdf`` relative to ``../shared/fixtures``);
 * ``authored/*.jsonl``: one question per line in the LitTraceQA gold format plus ``style``,
-  ``checked_by`` and ``notes`` (how it was checked on the rendered page).
+  ``checked_by`` and ``notes`` (how it was checked on the rendered page);
+  ``authored/dev2/*.jsonl`` the same, for the second development split.
 
 Outputs (generated, committed, kept equal to the sources by ``--check`` and the tests):
 
@@ -13,7 +14,8 @@ Outputs (generated, committed, kept equal to the sources by ``--check`` and the 
   ``../shared/data/distractors/abstracts.jsonl`` (metadata-only records);
 * ``dev/`` and ``test/``: ``questions.jsonl`` (LitTraceQA input format), ``gold.jsonl``
   (official gold format, schema-valid) and ``notes.jsonl`` (query_id, style, checked_by,
-  notes). A third of the questions, chosen by a hash of the query id, go to ``test``.
+  notes). A third of the questions, chosen by a hash of the query id, go to ``test``;
+* ``dev2/``: the same files for the questions of ``authored/dev2``.
 
 Usage:
     .venv/bin/python bench/realqa/build.py            # write the outputs
@@ -24,6 +26,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import sys
@@ -51,7 +54,11 @@ SHARED = HERE.parents[2] / "shared"
 FIXTURES = SHARED / "fixtures"
 DISTRACTORS = SHARED / "data" / "distractors" / "abstracts.jsonl"
 SCHEMAS = HERE.parents[1] / "littrace" / "schemas"
-SPLITS = ("dev", "test")
+SPLITS = ("dev", "test", "dev2")
+# dev2: questions written by new authors after dev had been studied question by question, to
+# see whether methods shaped on dev carry over to questions nobody tuned them on; studied in
+# turn (it is a development split like dev), never mixed into test.
+DEV2 = HERE / "authored" / "dev2"
 # The locator keys a submission may carry (the gold's row/column/paragraph details are not).
 SUBMISSION_LOCATOR_KEYS = (
     "page",
@@ -84,7 +91,8 @@ def dumps(records: Iterable[dict[str, Any]]) -> str:
 def authored() -> list[dict[str, Any]]:
     """Every authored question, in file then line order; query ids must be unique and every
     record must pass the authoring check (``authored/check_authored.py``)."""
-    records = [r for path in sorted((HERE / "authored").glob("*.jsonl")) for r in read_jsonl(path)]
+    files = [*sorted((HERE / "authored").glob("*.jsonl")), *sorted(DEV2.glob("*.jsonl"))]
+    records = [r for path in files for r in read_jsonl(path)]
     papers = pool()
     seen: set[str] = set()
     for record in records:
@@ -98,12 +106,20 @@ def authored() -> list[dict[str, Any]]:
 
 
 def split_of(query_id: str) -> str:
-    """ "test" for a third of the questions, chosen by a hash of the id, else "dev".
+    """ "dev2" for the questions authored under ``authored/dev2``; of the others, "test" for a
+    third, chosen by a hash of the id, else "dev".
 
     Each question's split depends on its id alone, so adding questions never moves an
     existing one (a dev question that was studied while building never becomes a test one).
     """
+    if query_id in _dev2_ids():
+        return "dev2"
     return "test" if int(hashlib.sha256(query_id.encode()).hexdigest(), 16) % 3 == 0 else "dev"
+
+
+@functools.cache
+def _dev2_ids() -> frozenset[str]:
+    return frozenset(r["query_id"] for path in DEV2.glob("*.jsonl") for r in read_jsonl(path))
 
 
 def question_of(gold: dict[str, Any]) -> dict[str, Any]:
@@ -237,7 +253,10 @@ def main(argv: list[str] | None = None) -> int:
         print(problem, file=sys.stderr)
     if not problems:
         counts = {s: len(read_jsonl(HERE / s / "gold.jsonl")) for s in SPLITS}
-        print(f"realqa: {counts['dev']} dev + {counts['test']} test questions, self-check passed")
+        print(
+            f"realqa: {counts['dev']} dev + {counts['test']} test + {counts['dev2']} dev2 "
+            "questions, self-check passed"
+        )
     return 1 if problems else 0
 
 
