@@ -1172,3 +1172,19 @@ def test_a_few_lower_case_consonants_are_an_initialism() -> None:
     assert label_share("zs IN", wanted) == 1.0
     # A word is no initialism, though "top" spells the initials of "total output power".
     assert label_share("top", question_terms("the one with the total output power")) == 0.0
+
+
+def test_an_attribute_repeated_down_the_inner_label_column_starts_no_block_of_rows() -> None:
+    # BGE M3's Table 8: "Source" repeats "Wikipedia", but the languages name the rows.
+    grid = (
+        ("Language", "Source", "#train", "#test"),
+        ("ar", "Wikipedia", "1,817", "200"),
+        ("de", "Wikipedia, mC4", "1,847", "200"),
+        ("en", "Wikipedia", "10,000", "800"),
+        ("es", "Wikipedia, mC4", "2,254", "200"),
+        ("fr", "Wikipedia", "1,608", "200"),
+        ("it", "Wikipedia", "2,151", "200"),
+        ("th", "mC4", "1,970", "200"),
+    )
+    rows = {cell.row_path[-1] for cell in table_cells(grid)}
+    assert rows == {"ar", "de", "en", "es", "fr", "it", "th"}

@@ -336,7 +336,10 @@ def _table_cells(
         for i in range(headers, len(grid))
         if i not in titles and any(grid_cell(grid, i, j) for j in range(labels, width))
     ]
-    blocks = _blocks(grid, with_values, labels)
+    naming = _naming_column(grid, with_values, labels)
+    # Blocks repeat the names of the rows; an attribute repeated down the innermost column
+    # ("Wikipedia" as a language's source) starts none.
+    blocks = _blocks(grid, with_values, labels) if naming == labels - 1 else []
     # A block's label printed amid its rows (centred over them) labels that block, through
     # the block's own label, not the rows below it as a section title would.
     for block in blocks:
@@ -348,7 +351,6 @@ def _table_cells(
     marks = _mark_columns(grid, with_values, labels)
     switches = {j for j in marks if any(CROSS.fullmatch(grid_cell(grid, i, j)) for i in body)}
     groups = _mark_groups(grid, body, with_values, marks) if marks else []
-    naming = _naming_column(grid, with_values, labels)
     # Label columns outer to inner, the one naming the rows last (filled down and labelled by
     # blocks as printed: only where they stand changes).
     order = [j for j in range(labels) if j != naming] + [naming]
