@@ -16,8 +16,8 @@ value it names (a condition such as "whose application domain is Human Activity
 Recognition"), and rows whose value meets a bound it puts on a column ("more than 100
 samples", "an anomaly ratio above 30%": the column the words around the bound name, or the
 one column in percent), which selects first, the words naming some rows then describing the
-paper, and which no row summing up the others ("AVG", "Total") meets. A row's key is its innermost label as printed (NFKC-normalised, so "β₊"
-reads "β+"), or, when the rows kept share it ("SFT | QFFT | ∆" under each training set), the
+paper, and which no row summing up the others ("AVG", "Total") meets. A row's key is its
+innermost label as printed (NFKC-normalised, so "β₊" reads "β+"), or, when the rows kept share it ("SFT | QFFT | ∆" under each training set), the
 innermost label that tells them apart. Rows printing one label are kept apart by the
 settings they print ("InternVL-G" at image sizes 224, 336 and 448), and keyed by the value
 column whose header names the key column where their labels do not tell them apart. A row
@@ -612,7 +612,9 @@ def _project_cells(
     if bounded:
         kept, narrowed_by = bounded, bound_said
     named = (
-        _named_rows(
+        []
+        if bounded
+        else _named_rows(
             {path: rows[path] for path in kept},
             question,
             entities,
@@ -620,8 +622,6 @@ def _project_cells(
             subject,
             glossary,
         )
-        if not bounded
-        else []
     )
     # Names that reach fewer rows than the question counts of what its key column holds
     # ("each of the five retrieval settings" for "Setting", two of them named) leave the

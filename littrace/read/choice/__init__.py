@@ -39,8 +39,8 @@ option's number appearing in the located table proves nothing. Instead:
   among the papers' sentences (IDF), so that words describing the paper as a whole decide
   nothing; only its best window counts, so an option printed everywhere gains nothing from
   being printed often, nor from a sentence printing it as the contrast of what it says ("a
-  fifth grade reading level rather than second grade"); an option making several claims is supported claim by claim
-  (:mod:`~littrace.read.choice.claims`); options that are numbers in distinct rows of one
+  fifth grade reading level rather than second grade"); an option making several claims is
+  supported claim by claim (:mod:`~littrace.read.choice.claims`); options that are numbers in distinct rows of one
   table are told apart by the sentence naming one of those rows with the question's words
   ("we ultimately chose variant 3 as the final ...", :func:`row_sentence_choice`); and a
   count is read where a sentence counts the asked noun ("100 LATEX parses",

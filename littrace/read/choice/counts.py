@@ -63,6 +63,7 @@ UNCOUNTED_WEIGHT = 0.5
 MODIFIED_WEIGHT = 0.75
 
 
+# Words that end the clause before a number: what stands before them is not what it counts.
 _COORDINATING = frozenset({"and", "or", "but", "while", "whereas"})
 # A count as one word prints it: "3", "2-5", "2.5".
 _COUNT = re.compile(r"\d+(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?)?")

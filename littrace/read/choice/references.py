@@ -120,31 +120,26 @@ def citing_sentence_choice(question: Question, data: SynthesisInput) -> Choice |
         or any(_NAMES_WORK.search(o.text) or not terms(without_numbers(o.text)) for o in options)
     ):
         return None
+    wanted = {o.label: set(terms(o.text)) for o in options}
     support = {o.label: 0.0 for o in options}
-    grounds: dict[str, Fact] = {}
+    grounds: dict[str, tuple[PaperContext, str]] = {}
     for context in _with_references(data):
         cited = {ref.label for ref in authored_entries(question.question, context.references)}
         for citation in context.citations:
             if not cited & set(citation.labels):
                 continue
             said = set(terms(citation.sentence))
-            for option in options:
-                wanted = set(terms(option.text))
-                share = len(wanted & said) / len(wanted) if wanted else 0.0
-                if share > support[option.label]:
-                    support[option.label] = round(share, 4)
-                    chunk_id = next(
-                        (c.chunk_id for c in context.chunks if citation.sentence[:60] in c.text),
-                        "",
-                    )
-                    grounds[option.label] = Fact(
-                        context.paper_id, chunk_id, citation.sentence, None, "", "", "citation"
-                    )
-    label = winner(support)
-    if label is None or support[label] < _CITING_SHARE:
+            for label, words in wanted.items():
+                share = len(words & said) / len(words) if words else 0.0
+                if share > support[label]:
+                    support[label], grounds[label] = round(share, 4), (context, citation.sentence)
+    chosen = winner(support)
+    if chosen is None or support[chosen] < _CITING_SHARE:
         return None
-    fact = grounds[label]
-    return Choice(label, support, f"sentence citing the named work: {fact.text[:100]}", [fact])
+    context, sentence = grounds[chosen]
+    chunk_id = next((c.chunk_id for c in context.chunks if sentence[:60] in c.text), "")
+    fact = Fact(context.paper_id, chunk_id, sentence, None, "", "", "citation")
+    return Choice(chosen, support, f"sentence citing the named work: {sentence[:100]}", [fact])
 
 
 def _reached(position: int, data: SynthesisInput, options: list[MultipleChoiceOption]) -> bool:

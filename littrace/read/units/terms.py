@@ -199,6 +199,11 @@ _CONTRAST = re.compile(
 )
 
 
+def _contrasts(text: str) -> str:
+    """What ``text`` names as the contrast of what it says, the phrases joined."""
+    return " ".join(m.group(1) for m in _CONTRAST.finditer(text))
+
+
 def without_contrast(text: str) -> str:
     """``text`` without what it names as the contrast of what it says ("a fifth grade
     reading level rather than second grade" says nothing of second grade).
@@ -212,7 +217,7 @@ def without_contrast(text: str) -> str:
 
 def asked_terms(question: str) -> frozenset[str]:
     """The question's terms without those it names only as the contrast of what it asks."""
-    contrasted = _tokens(" ".join(m.group(1) for m in _CONTRAST.finditer(question)))
+    contrasted = _tokens(_contrasts(question))
     rest = _tokens(without_contrast(question))
     return frozenset(_tokens(question) - (contrasted - rest))
 
@@ -225,8 +230,7 @@ def contrasted_terms(question: str) -> frozenset[str]:
         >>> sorted(contrasted_terms("Which is scored with a rate rather than BLEU?"))
         ['bleu']
     """
-    contrasted = set(terms(" ".join(m.group(1) for m in _CONTRAST.finditer(question))))
-    return frozenset(contrasted - set(terms(without_contrast(question))))
+    return frozenset(set(terms(_contrasts(question))) - set(terms(without_contrast(question))))
 
 
 @functools.lru_cache(maxsize=65536)
