@@ -6,7 +6,8 @@ Sources (hand-written, committed):
   printed, venue, year, ``pdf`` relative to ``../shared/fixtures``);
 * ``authored/*.jsonl``: one question per line in the LitTraceQA gold format plus ``style``,
   ``checked_by`` and ``notes`` (how it was checked on the rendered page);
-  ``authored/dev2/*.jsonl`` the same, for the second development split.
+  ``authored/dev2/*.jsonl`` and ``authored/dev3/*.jsonl`` the same, for the second and third
+  development splits.
 
 Outputs (generated, committed, kept equal to the sources by ``--check`` and the tests):
 
@@ -15,7 +16,8 @@ Outputs (generated, committed, kept equal to the sources by ``--check`` and the 
 * ``dev/`` and ``test/``: ``questions.jsonl`` (LitTraceQA input format), ``gold.jsonl``
   (official gold format, schema-valid) and ``notes.jsonl`` (query_id, style, checked_by,
   notes). A third of the questions, chosen by a hash of the query id, go to ``test``;
-* ``dev2/``: the same files for the questions of ``authored/dev2``.
+* ``dev2/`` and ``dev3/``: the same files for the questions of ``authored/dev2`` and
+  ``authored/dev3``.
 
 Usage:
     .venv/bin/python bench/realqa/build.py            # write the outputs
@@ -54,11 +56,12 @@ SHARED = HERE.parents[2] / "shared"
 FIXTURES = SHARED / "fixtures"
 DISTRACTORS = SHARED / "data" / "distractors" / "abstracts.jsonl"
 SCHEMAS = HERE.parents[1] / "littrace" / "schemas"
-SPLITS = ("dev", "test", "dev2")
-# dev2: questions written by new authors after dev had been studied question by question, to
-# see whether methods shaped on dev carry over to questions nobody tuned them on; studied in
-# turn (it is a development split like dev), never mixed into test.
-DEV2 = HERE / "authored" / "dev2"
+# dev2, dev3: questions written by new authors after the earlier development splits had been
+# studied question by question, to see whether methods shaped on them carry over to questions
+# nobody tuned them on; each is studied in turn (a development split like dev), never mixed
+# into test.
+LATER_DEV = ("dev2", "dev3")
+SPLITS = ("dev", "test", *LATER_DEV)
 # The locator keys a submission may carry (the gold's row/column/paragraph details are not).
 SUBMISSION_LOCATOR_KEYS = (
     "page",
@@ -91,7 +94,8 @@ def dumps(records: Iterable[dict[str, Any]]) -> str:
 def authored() -> list[dict[str, Any]]:
     """Every authored question, in file then line order; query ids must be unique and every
     record must pass the authoring check (``authored/check_authored.py``)."""
-    files = [*sorted((HERE / "authored").glob("*.jsonl")), *sorted(DEV2.glob("*.jsonl"))]
+    files = sorted((HERE / "authored").glob("*.jsonl"))
+    files += [path for split in LATER_DEV for path in sorted(_authored_in(split))]
     records = [r for path in files for r in read_jsonl(path)]
     papers = pool()
     seen: set[str] = set()
@@ -106,20 +110,25 @@ def authored() -> list[dict[str, Any]]:
 
 
 def split_of(query_id: str) -> str:
-    """ "dev2" for the questions authored under ``authored/dev2``; of the others, "test" for a
-    third, chosen by a hash of the id, else "dev".
+    """ "dev2" or "dev3" for the questions authored under ``authored/dev2`` or ``authored/dev3``;
+    of the others, "test" for a third, chosen by a hash of the id, else "dev".
 
     Each question's split depends on its id alone, so adding questions never moves an
     existing one (a dev question that was studied while building never becomes a test one).
     """
-    if query_id in _dev2_ids():
-        return "dev2"
+    for split in LATER_DEV:
+        if query_id in _ids_in(split):
+            return split
     return "test" if int(hashlib.sha256(query_id.encode()).hexdigest(), 16) % 3 == 0 else "dev"
 
 
+def _authored_in(split: str) -> list[Path]:
+    return list((HERE / "authored" / split).glob("*.jsonl"))
+
+
 @functools.cache
-def _dev2_ids() -> frozenset[str]:
-    return frozenset(r["query_id"] for path in DEV2.glob("*.jsonl") for r in read_jsonl(path))
+def _ids_in(split: str) -> frozenset[str]:
+    return frozenset(r["query_id"] for path in _authored_in(split) for r in read_jsonl(path))
 
 
 def question_of(gold: dict[str, Any]) -> dict[str, Any]:
@@ -254,8 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     if not problems:
         counts = {s: len(read_jsonl(HERE / s / "gold.jsonl")) for s in SPLITS}
         print(
-            f"realqa: {counts['dev']} dev + {counts['test']} test + {counts['dev2']} dev2 "
-            "questions, self-check passed"
+            f"realqa: {' + '.join(f'{n} {s}' for s, n in counts.items())} questions, self-check passed"
         )
     return 1 if problems else 0
 

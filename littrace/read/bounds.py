@@ -18,8 +18,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-# A number standing alone: "1B" is a scale, not a bound of 1.
-_NUMBER = r"(?P<number>\d[\d,]*(?:\.\d+)?)(?![\w.])"
+from littrace.numbers import spelled_as_digits
+
+# A number standing alone: "1B" or "1 hundred" is a scale, not a bound of 1.
+_NUMBER = r"(?P<number>\d[\d,]*(?:\.\d+)?)(?![\w.])(?!\s+(?:hundred|thousand|million|billion)\b)"
 # Comparison words before a number, by the relation they state.
 _BEFORE = {
     ">=": r"at least|no (?:fewer|less) than|not (?:fewer|less) than|a minimum of",
@@ -65,7 +67,9 @@ class Bound:
 
 
 def bound_of(text: str) -> Bound | None:
-    """The first bound ``text`` states ("at least 50 papers", "10 or more"), if any."""
+    """The first bound ``text`` states ("at least 50 papers", "10 or more", "more than five
+    classes"), if any."""
+    text = spelled_as_digits(text)
     found = [
         (match.start(), op, match) for op, pattern in _BOUNDS if (match := pattern.search(text))
     ]

@@ -63,6 +63,7 @@ from littrace.read.units import (
     prints_own,
     question_terms,
     refers_to_own,
+    run_in_bases,
     table_cells,
     terms_match,
     transposed,
@@ -112,37 +113,53 @@ class ProjectedRow:
 @dataclass(frozen=True)
 class Projection:
     """A schema read off one table: the rows, how well the headers carried the schema
-    (``fit``, mean over value columns in [0, 1]) and whether the table was read transposed."""
+    (``fit``, mean over value columns in [0, 1]), whether the table was read transposed, and
+    the one row read across its column groups (``across``, see :func:`_across_row`)."""
 
     rows: list[ProjectedRow]
     columns: dict[str, tuple[str, ...]]
     fit: float
     transposed: bool
     narrowed_by: str
+    across: str = ""
+
+    @property
+    def names_rows(self) -> bool:
+        """Whether the question names the rows read (or the one row read across)."""
+        return self.narrowed_by == NAMED_ROWS or bool(self.across)
 
 
 _LEADING_ARROW = re.compile(r"^\s*[→⇒↦➔]+\s*")
+# An arrow between two labels with a space on one side only: the extractor lost the other.
+_HALF_SPACED_ARROW = re.compile(r"(?<=\S) ([→⇒])(?=\S)|(?<=\S)([→⇒]) (?=\S)")
 
 
 def printed_label(text: str) -> str:
     """A label as an answer key: NFKC-normalised, citation markers, an own-work mark
     ("(ours)") and footnote or significance marks after it ("RoBERTa**") dropped, as is an
     arrow before it (an ablation's "→LoRA" is the LoRA variant), whitespace collapsed, a
-    symbol's subscript set apart by the extractor joined to it again ("β R" reads "βR")."""
+    symbol's subscript set apart by the extractor joined to it again ("β R" reads "βR"), an
+    arrow spaced on one side only spaced on both ("D →L" reads "D → L")."""
     bare = without_own_note(CITATION.sub("", unicodedata.normalize("NFKC", text)))
     bare = _LEADING_ARROW.sub("", without_marks(bare))
+    bare = _HALF_SPACED_ARROW.sub(lambda m: f" {m[1] or m[2]} ", bare)
     return _SUBSCRIPTED_SYMBOL.sub(r"\1\2", _SPACE.sub(" ", bare).strip())
 
 
 def column_match(name: str, path: Sequence[str], question: frozenset[str]) -> float:
     """How well a header ``path`` names the schema column ``name`` (see the module doc); a
     unit in parentheses ("πt (TPa^-1)") may be left out of the header."""
-    printed = question_terms(" ".join(path))
-    bare = _PARENTHESES.sub("", name)
-    held = max(label_share(name, printed), label_share(bare, printed) if terms(bare) else 0.0)
+    held = _held(name, path)
     if held <= 0:
         return 0.0
     return held * (0.5 + 0.5 * path_score(path, question_terms(name) | question))
+
+
+def _held(name: str, path: Sequence[str]) -> float:
+    """The share of the column ``name``'s terms that the header ``path`` prints."""
+    printed = run_in_bases(question_terms(" ".join(path)))
+    bare = _PARENTHESES.sub("", name)
+    return max(label_share(name, printed), label_share(bare, printed) if terms(bare) else 0.0)
 
 
 def _map_columns(
@@ -666,6 +683,95 @@ def _project_cells(
     return projected, {name: paths[j] for name, j in mapped.items()}, fit, narrowed_by
 
 
+def _repeating_level(paths: dict[Slot, tuple[str, ...]], values: list[TableColumn]) -> int | None:
+    """The column-path level along which the schema's value columns repeat: each that a
+    header names is printed in full by several columns whose paths differ at that level
+    alone ("Pass" under "I1-Inst.", "I1-Tool", ...; "Chamfer Distance" over "2D CSG",
+    "3D CSG", ...)."""
+    found: set[int] = set()
+    for column in values:
+        held = {j: _held(column.name, path) for j, path in paths.items()}
+        best = max(held.values(), default=0.0)
+        if best < MIN_COLUMN_MATCH:
+            continue
+        tied = [paths[j] for j, share in held.items() if share >= best]
+        depth = len(tied[0])
+        if len(tied) < 2 or depth < 2 or any(len(path) != depth for path in tied):
+            return None
+        found |= {i for i in range(depth) if len({path[i] for path in tied}) > 1}
+    return found.pop() if len(found) == 1 else None
+
+
+def _key_text(label: str, key: str) -> str:
+    """A header label as a key: "QQP 140K" of "Dataset: QQP 140K" under the key "Dataset"."""
+    name, colon, rest = label.partition(":")
+    if colon and rest.strip() and label_share(key, question_terms(name)) >= 1.0:
+        return rest.strip()
+    return label
+
+
+def _across_row(
+    cells: list[TableCell],
+    schema: list[TableColumn],
+    question_text: str,
+    entities: Sequence[str],
+    subject: str,
+    glossary: Glossary | None,
+) -> tuple[str, list[TableCell]] | None:
+    """The one row the question names, its cells read as a table of their own: keyed by the
+    column-path level along which the schema's value columns repeat (:func:`_repeating_level`),
+    with the rest of each path as its column ("the ToolLLaMA-DFSDT row's pass and win rates
+    in each of the six settings": a row per setting, "Pass | Win" its columns). A column
+    summing up the others ("Average") is no key unless the question asks for it. The row's
+    label and the cells, or None."""
+    keys = [column for column in schema if column.is_row_key] or schema[:1]
+    values = [column for column in schema if column not in keys]
+    question = asked_terms(question_text)
+    paths = {_slot(cell): cell.column_path for cell in cells}
+    level = _repeating_level(paths, values) if values else None
+    if level is None:
+        return None
+    row_ids = _row_ids(cells)
+    rows: dict[tuple[str, ...], dict[Slot, TableCell]] = {}
+    for cell in cells:
+        if cell.row_path:
+            rows.setdefault(row_ids[cell.row], {})[_slot(cell)] = cell
+    # The row read across prints a value in every column ("-" for a win rate against itself).
+    full = _answering(list(rows), rows, set(paths))
+    named = _named_rows(
+        {path: rows[path] for path in full}, question, entities, question_text, subject, glossary
+    )
+    said = f" {' '.join(_words(question_text))} "
+    if len(named) != 1:
+        # A row the question prints in full is named, alone or beside others it names.
+        named = [
+            path
+            for path in named or full
+            if any(
+                f" {' '.join(_words(printed_label(form)))} " in said
+                for form in _label_forms(path[-1], question_text, glossary)
+            )
+        ]
+    if len(named) != 1:
+        return None
+    depth = len(next(iter(paths.values())))
+    order: dict[str, int] = {}
+    columns: dict[tuple[str, ...], int] = {}
+    read: list[TableCell] = []
+    for cell in sorted(rows[named[0]].values(), key=lambda cell: cell.column):
+        path = cell.column_path
+        if len(path) != depth:
+            continue
+        label = _key_text(path[level], keys[0].name)
+        if norm(label) in _SUMMARY_ROWS and norm(label) not in question:
+            continue
+        rest = path[:level] + path[level + 1 :]
+        row = order.setdefault(label, len(order))
+        column = columns.setdefault(rest, len(columns))
+        read.append(replace(cell, row=row, column=column, row_path=(label,), column_path=rest))
+    return (named[0][-1], read) if len(order) >= 2 else None
+
+
 def project(
     grid: Grid,
     schema: list[TableColumn],
@@ -701,4 +807,13 @@ def project(
             continue
         if best is None or fit > best.fit:
             best = Projection(rows, columns, fit, flipped, narrowed_by)
+    across = _across_row(table_cells(grid), schema, question_text, entities, subject, glossary)
+    if across is not None:
+        label, cells = across
+        rows, columns, fit, narrowed_by = _project_cells(
+            cells, schema, question_text, entities, subject, glossary
+        )
+        # The named row alone would answer one row; across its columns it answers the rest.
+        if len(rows) >= 2 and fit > 0 and (best is None or fit >= best.fit):
+            best = Projection(rows, columns, fit, False, narrowed_by, across=label)
     return best

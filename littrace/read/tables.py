@@ -40,7 +40,7 @@ from littrace.read.abbreviations import table_glossary
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.cross_paper import Cue, column_papers, join_rows, names_entity
 from littrace.read.localize import caption_named, paper_candidates
-from littrace.read.projection import MIN_COLUMN_MATCH, NAMED_ROWS, Projection, project
+from littrace.read.projection import MIN_COLUMN_MATCH, Projection, project
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import citation_ids
 from littrace.read.text import asking_clause, contains_phrase, coverage, sentences, terms
@@ -311,7 +311,7 @@ def best_projection(
         only_here = {name for name in captions[obj.object_id] if printed_in[name] == 1}
         fit = (
             found.fit
-            + _ROWS_NAMED * (found.narrowed_by == NAMED_ROWS)
+            + _ROWS_NAMED * found.names_rows
             + _ROWS_NAMED * bool(only_here.intersection(query))
             + _ROWS_NAMED * (obj.scorer_id in located)
             + _ROWS_NAMED / 2 * (caption_named(obj.caption, set(query), identifying) > 0)
@@ -353,6 +353,8 @@ def _projected_rows(
             facts.append(cell_fact(context, obj, match))
         entities.append((row.key, raw))
     how = f"{obj.object_id} projected{' transposed' if projection.transposed else ''}"
+    if projection.across:
+        how += f", row {projection.across!r} across its columns"
     if projection.narrowed_by:
         how += f", {projection.narrowed_by}"
     return entities, facts, how

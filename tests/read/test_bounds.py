@@ -19,6 +19,7 @@ from littrace.read.bounds import bound_of
         ("Which categories have more than 100 samples?", ">", 100.0, "samples"),
         ("How many datasets have 54 papers or more?", ">=", 54.0, "papers"),
         ("Which models score under 1,200 points?", "<", 1200.0, "points"),
+        ("List the datasets with more than five classes.", ">", 5.0, "classes"),
     ],
 )
 def test_a_bound_states_its_relation_value_and_what_it_bounds(
@@ -33,6 +34,7 @@ def test_a_bound_holds_by_its_relation_and_a_scale_is_no_bound() -> None:
     bound = bound_of("Which have more than 100 samples?")
     assert bound is not None and bound.holds(101) and not bound.holds(100)
     assert bound_of("Which 1B model is over the others?") is None
+    assert bound_of("Which corpus holds more than two million papers?") is None
     assert bound_of("How many samples does each category have?") is None
 
 

@@ -158,6 +158,8 @@ def test_printed_labels_are_nfkc_normalised_without_citation_footnote_or_own_wor
     assert printed_label("ViT-22B [37]") == "ViT-22B"
     assert printed_label("BC5CDR (Li et al., 2016)") == "BC5CDR"
     assert printed_label("β R") == "βR" and printed_label("β sub") == "βsub"
+    # An arrow the extractor spaced on one side only: "D →L" as printed, "D → L".
+    assert printed_label("D →L") == "D → L" and printed_label("Qwen3→DeepSeek") == "Qwen3→DeepSeek"
     assert printed_label("A B") == "A B"
     assert printed_label("M3-Embedding (Our Work)") == "M3-Embedding"
     # A label that is nothing but the mark, or starts with "Ours", keeps it.
@@ -721,3 +723,87 @@ def test_a_bound_selects_the_rows_though_the_question_names_some_in_describing_t
     )
     assert found is not None and found.narrowed_by == "rows whose Avg. is > 48"
     assert [row.key for row in found.rows] == ["Soft-landing annealing", "Prompt search wider"]
+
+
+# ToolLLM (ICLR 2024) Table 4, as extracted: pass and win rates under each test setting.
+SETTINGS = (
+    ("", "I1-Inst.", "", "I1-Tool", "", "I2-Cat.", "", "Average", ""),
+    ("Model", "", "", "", "", "", "", "", ""),
+    ("", "Pass", "Win", "Pass", "Win", "Pass", "Win", "Pass", "Win"),
+    ("ChatGPT-ReACT", "56.0", "-", "62.0", "-", "22.0", "-", "44.0", "-"),
+    ("ChatGPT-DFSDT", "78.0", "68.0", "84.0", "59.0", "58.0", "77.0", "69.6", "69.3"),
+    ("ToolLLaMA-DFSDT", "68.0", "68.0", "80.0", "59.0", "56.0", "80.0", "61.0", "68.3"),
+)
+
+
+def test_one_named_row_is_read_across_the_column_groups_its_values_repeat_under() -> None:
+    found = project(
+        SETTINGS,
+        _schema("Setting", "Pass", "Win"),
+        "List the pass and win rates (against ChatGPT-ReACT) of ToolLLaMA-DFSDT in each setting.",
+    )
+    assert found is not None and found.across == "ToolLLaMA-DFSDT" and found.names_rows
+    # The average over the settings is none of them.
+    assert [(row.key, row.values["Pass"].text, row.values["Win"].text) for row in found.rows] == [
+        ("I1-Inst.", "68.0", "68.0"),
+        ("I1-Tool", "80.0", "59.0"),
+        ("I2-Cat.", "56.0", "80.0"),
+    ]
+    # Naming two rows, it asks for rows: each named method is one.
+    both = project(
+        SETTINGS,
+        _schema("Model", "Pass", "Win"),
+        "Give the average pass and win rates of ChatGPT-DFSDT and ToolLLaMA-DFSDT.",
+    )
+    assert both is not None and not both.across
+    assert [row.key for row in both.rows] == ["ChatGPT-DFSDT", "ToolLLaMA-DFSDT"]
+
+
+# SIRI (ICCV 2023) Table 1: the metric over the domains, and a dataset band's "Dataset: X".
+SHAPE_DOMAINS = (
+    ("", "Chamfer Distance (↓)", "", "", "IoU (↑)", "", ""),
+    ("", "2D CSG", "3D CSG", "ShapeAssembly", "2D CSG", "3D CSG", "ShapeAssembly"),
+    ("PLAD [15]", "0.24", "1.75", "1.98", "90.8", "74.65", "63.1"),
+    ("SIRI", "0.22", "1.10", "1.44", "91.7", "76.77", "67.8"),
+)
+
+
+def test_the_row_read_across_is_keyed_by_the_level_its_values_repeat_along() -> None:
+    found = project(
+        SHAPE_DOMAINS,
+        _schema("Domain", "Chamfer Distance", "IoU"),
+        "Tabulate SIRI's Chamfer Distance and IoU on each of the three domains.",
+    )
+    assert found is not None and found.across == "SIRI"
+    assert [
+        (row.key, row.values["Chamfer Distance"].text, row.values["IoU"].text) for row in found.rows
+    ] == [
+        ("2D CSG", "0.22", "91.7"),
+        ("3D CSG", "1.10", "76.77"),
+        ("ShapeAssembly", "1.44", "67.8"),
+    ]
+
+
+def test_a_header_naming_the_key_column_before_a_colon_keys_by_what_follows() -> None:
+    grid = (
+        ("Method", "Dataset: QQP 140K", "", "Dataset: MSRPC", ""),
+        ("", "BLEU", "iBLEU", "BLEU", "iBLEU"),
+        ("LoRA", "27.74", "4.37", "26.1", "3.2"),
+        ("RAPT", "34.09", "14.33", "30.2", "7.60"),
+    )
+    found = project(grid, _schema("Dataset", "iBLEU"), "What iBLEU does RAPT get on each dataset?")
+    assert found is not None and found.across == "RAPT"
+    assert [(row.key, row.values["iBLEU"].text) for row in found.rows] == [
+        ("QQP 140K", "14.33"),
+        ("MSRPC", "7.60"),
+    ]
+
+
+def test_a_subscript_run_into_a_header_leaves_it_naming_its_column() -> None:
+    grid = (
+        ("Models", "R-1f1", "R-2f1", "Words"),
+        ("BART", "48.79", "23.78", "351.3"),
+        ("LED", "47.75", "24.13", "295.0"),
+    )
+    found = project(grid, _schema("Model", "R-2"), "What R-2 do BART and LED get?")
+    assert found is not None and found.columns["R-2"] == ("R-2f1",)

@@ -40,6 +40,7 @@ from littrace.read.units.labels import (
     named_terms,
     printed_as,
     prints_own,
+    run_in_bases,
     without_marks,
 )
 from littrace.read.units.own import (
@@ -81,6 +82,7 @@ __all__ = [
     "question_terms",
     "refers_to_own",
     "row_score",
+    "run_in_bases",
     "subject_terms",
     "table_cells",
     "terms_match",

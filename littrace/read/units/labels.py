@@ -131,6 +131,12 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
     return hits, total
 
 
+def run_in_bases(printed: frozenset[str]) -> frozenset[str]:
+    """``printed`` header terms with the base of each subscript run into one ("r-2" of
+    "r-2f1"), so that the header names the column "R-2"."""
+    return printed | {run_in["base"] for term in printed if (run_in := _RUN_IN.fullmatch(term))}
+
+
 def _word_and_initials(term: str, wanted: frozenset[str]) -> bool:
     """Whether a name printed in capitals runs a wanted word together with the initials of
     wanted words: "UCIHAR" for "the UCI human activity recognition dataset"."""
