@@ -317,8 +317,15 @@ def _totals(stated: list[tuple[str, Operand]]) -> list[tuple[str, Operand]]:
 
 def _with_decimals(value: float, operands: Sequence[Operand]) -> str:
     """``value`` printed with as many decimals as the most precise of its ``operands``
-    ("83.64" - "79.14" = "4.50")."""
-    return f"{value:.{max(decimals(operand.text) for operand in operands)}f}"
+    ("83.64" - "79.14" = "4.50"), its thousands grouped when theirs all are ("1,089,536" -
+    "1,056,768" = "32,768")."""
+    places = max(decimals(operand.text) for operand in operands)
+    grouped = all(_GROUPED.search(operand.text) for operand in operands)
+    return f"{value:{',' if grouped else ''}.{places}f}"
+
+
+# A number printed with its thousands grouped by commas.
+_GROUPED = re.compile(r"\d,\d{3}(?!\d)")
 
 
 def _nearness(text: str, number: Number, end: int, focus: set[str]) -> float:

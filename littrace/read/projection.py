@@ -433,6 +433,7 @@ def _condition_rows(
         for text in texts:
             if terms(text):
                 by_text.setdefault(text, set()).add(path)
+    by_parts = _group_named_by_parts(groups, question_text)
     named = [
         (text, holders)
         for text, holders in by_text.items()
@@ -440,12 +441,26 @@ def _condition_rows(
         and (
             contains_phrase(question_text, text)
             or (text in groups and shortened_in(text, question_text))
+            or text == by_parts
         )
     ]
     if not named:
         return [], ""
     kept = set.intersection(*(holders for _, holders in named))
     return [path for path in rows if path in kept], ", ".join(text for text, _ in named)
+
+
+def _group_named_by_parts(groups: set[str], question_text: str) -> str | None:
+    """The one group label whose own terms (those not every group label prints) the question
+    all names: "the Long-to-Short baselines in the 32B block" names "Long-to-Short Methods
+    (32B)" among the 7B and 32B blocks of Long-to-Short and Distilled methods."""
+    if len(groups) < 2:
+        return None
+    held = {group: set(terms(group)) for group in groups}
+    common = set.intersection(*held.values())
+    said = set(terms(question_text))
+    named = [g for g in groups if (own := held[g] - common) and own <= said]
+    return named[0] if len(named) == 1 else None
 
 
 # Row labels of rows that sum up the rows above them.

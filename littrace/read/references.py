@@ -217,9 +217,10 @@ def lists_work(entry: Reference, work: str) -> bool:
 
 
 # A cited work named by its authors: "Rein et al.", "Devlin et al. (2019)", "Aggarwal and
-# Welleck (2025)".
+# Welleck (2025)", "Lester, Al-Rfou and Constant (2021)".
 _NAMED_AUTHORS = re.compile(
-    r"\b([A-Z][\w'’-]+)(?:\s+et\s+al\b|\s+(?:and|&)\s+[A-Z][\w'’-]+,?\s*\(?(?:19|20)\d\d\b)"
+    r"\b([A-Z][\w'’-]+)(?:\s+et\s+al\b|(?:,\s+[A-Z][\w'’-]+)*,?\s+(?:and|&)\s+[A-Z][\w'’-]+,?"
+    r"\s*\(?(?:19|20)\d\d\b)"
 )
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]+")
 

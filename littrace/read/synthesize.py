@@ -504,6 +504,8 @@ def synthesize(data: SynthesisInput) -> Synthesis:
     facts: list[Fact] = []
     steps: list[dict[str, Any]] = []
     value: Value | None = None
+    # The cells a table answer was read from: its evidence, unless a choice rests on others.
+    table_grounds: list[Fact] = []
     computed = computed_value(data)
     if computed is not None:
         value = Value(computed.text, computed.number, tuple(computed.facts), computed.how)
@@ -536,7 +538,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             if context.paper.pdf_path
             and (labelled := labelled_values(context.paper.pdf_path, obj.page, obj.bbox))
         ]
-        rows, row_facts, how = table_rows(data, figures)
+        rows, row_facts, how, table_grounds = table_rows(data, figures)
         facts.extend(row_facts)
         answer["table"] = {"rows": rows}
         steps.append({"step": "table", "rows": len(rows), "how": how})
@@ -635,6 +637,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         answer["freeform"] = {"text": text}
         steps.append({"step": "freeform", "text": text})
 
+    grounds = grounds or table_grounds
     chunk_ids = list(dict.fromkeys(f.chunk_id for f in facts if f.chunk_id))
     return Synthesis(
         answer, list(data.papers), chunk_ids, facts, "heuristic", steps, grounds, from_operands

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from littrace.corpus.document import PaperObject
 from littrace.littraceqa import TableColumn
@@ -95,6 +95,26 @@ def best_table_cell(
 
 # A table a figure prints: the figure, and its grid of label and value rows under the caption.
 FigureTable = tuple[PaperObject, tuple[tuple[str, ...], ...]]
+
+
+class ReadRows(NamedTuple):
+    """Rows read off tables: each entity's raw values, the cells read, how, and whether the
+    question names the rows read (or the one row read across its columns)."""
+
+    entities: list[tuple[str, dict[str, Any]]]
+    facts: list[Fact]
+    how: str
+    named: bool = False
+
+
+class TableAnswer(NamedTuple):
+    """A table answer: its typed rows, the facts they rest on, how the rows were chosen, and
+    the cells that are its evidence (those of a table whose rows the question names)."""
+
+    rows: list[dict[str, Any]]
+    facts: list[Fact]
+    how: str
+    grounds: list[Fact]
 
 
 def subject_terms(context: PaperContext) -> set[str]:
@@ -338,7 +358,7 @@ def _projected_rows(
     schema: list[TableColumn] | None = None,
     own_column: bool = False,
     figures: Sequence[FigureTable] = (),
-) -> tuple[list[tuple[str, dict[str, Any]]], list[Fact], str] | None:
+) -> ReadRows | None:
     found = best_projection(data, context, schema, own_column, figures)
     if found is None:
         return None
@@ -357,7 +377,7 @@ def _projected_rows(
         how += f", row {projection.across!r} across its columns"
     if projection.narrowed_by:
         how += f", {projection.narrowed_by}"
-    return entities, facts, how
+    return ReadRows(entities, facts, how, projection.names_rows)
 
 
 def _located_value(
@@ -455,7 +475,7 @@ def _distinct_works(contexts: Sequence[PaperContext]) -> list[PaperContext]:
 
 def _cross_paper_rows(
     data: SynthesisInput, works: Sequence[PaperContext], key: TableColumn
-) -> tuple[list[tuple[str, dict[str, Any]]], list[Fact], str] | None:
+) -> ReadRows | None:
     """Rows whose value columns read different papers (see :mod:`littrace.read.cross_paper`),
     or None when no column is one paper's."""
     schema = data.question.table_schema or []
@@ -491,13 +511,13 @@ def _cross_paper_rows(
         projected = _projected_rows(data, context, key, [key, *columns], own_column=True)
         if projected is None:
             continue
-        parts.append([(label, _without(raw, key.name)) for label, raw in projected[0]])
-        facts += projected[1]
-        hows.append(f"{context.paper_id}: {projected[2]}")
+        parts.append([(label, _without(raw, key.name)) for label, raw in projected.entities])
+        facts += projected.facts
+        hows.append(f"{context.paper_id}: {projected.how}")
     if not parts:
         return None
     rows = [(label, {key.name: label, **raw}) for label, raw in join_rows(parts, data.plan.rows)]
-    return rows, facts, "; ".join(hows)
+    return ReadRows(rows, facts, "; ".join(hows))
 
 
 def _labelled_rows(
@@ -545,11 +565,12 @@ def figure_table(obj: PaperObject, labelled: Sequence[tuple[str, str]]) -> Figur
     return obj, (("", obj.caption), *((label, value) for label, value in labelled))
 
 
-def table_rows(
-    data: SynthesisInput, figures: Sequence[FigureTable] = ()
-) -> tuple[list[dict[str, Any]], list[Fact], str]:
-    """The typed rows of a table answer, the facts they rest on, and how the rows were
-    chosen; ``figures``: the tables located figures print (:func:`figure_table`)."""
+def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> TableAnswer:
+    """The typed rows of a table answer, the facts they rest on, how the rows were chosen and
+    its evidence (:class:`TableAnswer`); ``figures``: the tables located figures print
+    (:func:`figure_table`). The cells read are the evidence when the rows are read off one
+    paper's table whose rows the question names: a table chosen on its headers alone may be
+    the wrong one, where the localizer's is no worse."""
     schema = data.question.table_schema or []
     keys = [c for c in schema if c.is_row_key] or schema[:1]
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
@@ -563,9 +584,10 @@ def table_rows(
             else _cross_paper_rows(data, works, keys[0])
         )
         if projected is not None:
-            projected_rows = assemble_rows(schema, projected[0])
+            projected_rows = assemble_rows(schema, projected.entities)
             if projected_rows:
-                return projected_rows, projected[1], projected[2]
+                grounds = projected.facts if projected.named else []
+                return TableAnswer(projected_rows, projected.facts, projected.how, grounds)
         # Rows the question lists are read by the ledger below.
         labelled = (
             _labelled_rows(data, source, schema, keys[0])
@@ -573,7 +595,7 @@ def table_rows(
             else None
         )
         if labelled is not None:
-            return labelled
+            return TableAnswer(*labelled, [])
     ledger = _row_ledger(data, keys[0])
     facts: list[Fact] = []
     entities: list[tuple[str, dict[str, Any]]] = []
@@ -602,4 +624,4 @@ def table_rows(
     rows = assemble_rows(schema, entities)
     if not rows:
         rows = [dict.fromkeys(c.name for c in schema)]
-    return rows, facts, how
+    return TableAnswer(rows, facts, how, [])

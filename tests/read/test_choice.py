@@ -155,6 +155,23 @@ def test_the_sentence_naming_the_question_supports_its_option_not_the_most_print
     assert "triplet margin" in picked.how
 
 
+def test_numbers_tied_on_one_sentence_are_told_apart_by_the_words_beside_each() -> None:
+    # SPECTER (ACL 2020) p.5, where the extractor broke the sentence before its last number.
+    paper = _prose_paper(
+        "We train for 2 epochs, with batch size of 4 (the maximum that fit in our GPU memory)"
+        " and use gradient accumulation for an effective batch size of\n\n32. Each training"
+        " epoch takes approximately 1-2 days."
+    )
+    question = "With gradient accumulation, what effective batch size did it train with?"
+    picked = _sentence_choice(question, ["32", "4", "12", "2"], paper)
+    assert picked is not None and picked.label == "A"
+    assert "words stand beside" in picked.how
+    # Beside each number alike, the words tell none apart.
+    even = _prose_paper("The encoder has 4 layers and the decoder has 2 layers.")
+    question = "What depth do the encoder and the decoder have?"
+    assert _sentence_choice(question, ["4", "2", "6", "8"], even) is None
+
+
 def test_a_neighbouring_sentence_counts_at_half_weight_and_no_window_no_choice() -> None:
     paper = _prose_paper(
         "Our encoder is pretrained on scholarly papers. It was trained on a single TPU v3.",

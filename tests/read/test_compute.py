@@ -323,3 +323,16 @@ def test_a_gloss_after_a_short_form_names_no_other_column() -> None:
     data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
     computed = computed_value(data)
     assert computed is not None and computed.text == "5.1"  # 4.1 - (-1.0), not 78.0 - 4.1
+
+
+def test_a_difference_of_numbers_printed_with_grouped_thousands_is_grouped_too() -> None:
+    grid = (
+        ("Method", "GPT2 Medium", "GPT2 Large"),
+        ("RAPT", "1,056,768", "1,312,000"),
+        ("NC-RAPT", "1,089,536", "1,378,560"),
+    )
+    paper = context(cells=grid, method="RAPT")
+    text = "With GPT2 Medium, how many more parameters does NC-RAPT have than RAPT?"
+    data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
+    computed = computed_value(data)
+    assert computed is not None and computed.text == "32,768"

@@ -807,3 +807,35 @@ def test_a_subscript_run_into_a_header_leaves_it_naming_its_column() -> None:
     )
     found = project(grid, _schema("Model", "R-2"), "What R-2 do BART and LED get?")
     assert found is not None and found.columns["R-2"] == ("R-2f1",)
+
+
+# QFFT (arXiv 2025) Table 3, its blocks titled by method family and model size.
+SIZE_BLOCKS = (
+    ("Method", "Avg Acc", "Avg AES"),
+    ("", "Long-to-Short Methods (7B)", ""),
+    ("SFT Shortest", "61.7", "1.2"),
+    ("O1-pruner", "61.0", "-1.7"),
+    ("", "Distilled Methods (7B)", ""),
+    ("QFFT (Ours)", "61.9", "3.4"),
+    ("", "Long-to-Short Methods (32B)", ""),
+    ("SFT Shortest", "76.9", "-12.9"),
+    ("O1-pruner", "71.5", "-42.5"),
+    ("", "Distilled Methods (32B)", ""),
+    ("QFFT (Ours)", "76.7", "2.3"),
+)
+
+
+def test_a_block_is_named_by_the_words_that_tell_its_title_from_the_others() -> None:
+    found = project(
+        SIZE_BLOCKS,
+        _schema("Method", "Avg Acc"),
+        "Give the average accuracy of the Long-to-Short baselines in the 32B block.",
+    )
+    assert found is not None
+    assert [(row.key, row.values["Avg Acc"].text) for row in found.rows] == [
+        ("SFT Shortest", "76.9"),
+        ("O1-pruner", "71.5"),
+    ]
+    # A size alone is not all that tells a title apart: no block is named, every row stays.
+    both = project(SIZE_BLOCKS, _schema("Method", "Avg Acc"), "Which 32B method is most accurate?")
+    assert both is not None and len(both.rows) == 6

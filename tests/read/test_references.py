@@ -102,6 +102,7 @@ def test_works_named_by_their_authors_and_the_surname_of_an_entrys_first_author(
         "Devlin",
         "Aggarwal",
     }
+    assert named_authors("is that of Lester, Al-Rfou and Constant (2021).") == {"Lester"}
     # Capitalised words before a year are not authors unless paired ("X and Y (2021)").
     assert named_authors("The ICLR (2024) paper and GPT-4 (2023)") == set()
     assert first_author_surname(ref("23", "[23] David Rein, Betty Li Hou. GPQA.")) == "Rein"

@@ -96,12 +96,36 @@ def test_the_listed_rows_fix_the_ledger_and_each_row_reads_its_own_paper() -> No
     )
     plan = Plan(rows=["SparseSieve", "FlowRelay", "Nobody"])
     data = SynthesisInput(question, plan, ["pa", "pb"], {"pa": a, "pb": b}, {}, [])
-    rows, facts, how = table_rows(data)
+    rows, facts, how, _ = table_rows(data)
     assert rows == [
         {"Method": "SparseSieve", "nDCG@10 on SciDocs-S": 41.2},
         {"Method": "FlowRelay", "nDCG@10 on SciDocs-S": 50.5},
     ]
     assert how == "listed rows" and {fact.paper_id for fact in facts} == {"pa", "pb"}
+
+
+def test_a_table_answers_evidence_is_its_table_only_when_the_question_names_its_rows() -> None:
+    grid = (
+        ("Model", "AUC-PR", "AUC-ROC"),
+        ("MLP-Overlap", "0.696", "0.901"),
+        ("AE-Overlap", "0.650", "0.880"),
+        ("DevNet", "0.610", "0.850"),
+    )
+    schema = [
+        TableColumn(name="Model", type="string", is_row_key=True),
+        TableColumn(name="AUC-PR", type="number", is_row_key=False),
+    ]
+    paper = context("pa", "Overlap", cells=grid)
+
+    def answer(text: str):  # type: ignore[no-untyped-def]
+        question = table_question(text, schema)
+        return table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
+
+    named = answer("What AUC-PR do MLP-Overlap and DevNet reach?")
+    assert [row["Model"] for row in named.rows] == ["MLP-Overlap", "DevNet"]
+    assert named.grounds == named.facts and named.grounds
+    every = answer("Give the AUC-PR of each model.")
+    assert len(every.rows) == 3 and every.facts and every.grounds == []
 
 
 def test_a_cell_under_a_second_header_level_is_found() -> None:
@@ -126,7 +150,7 @@ def test_a_table_with_its_entities_as_columns_is_read_transposed() -> None:
     ]
     question = table_question("Give the piezoresistive coefficients of each material.", schema)
     paper = context("pa", "Sensor", cells=grid)
-    rows, _, how = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
+    rows, _, how, _ = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
     assert how.endswith("projected transposed")
     assert rows == [
         {"Material": "n-Si", "πt (TPa^-1)": -176, "πl": -312},
@@ -197,7 +221,7 @@ def test_the_table_holding_the_rows_the_question_names_carries_the_answer() -> N
             TableColumn(name="Self-BLEU", type="number", is_row_key=False),
         ],
     )
-    rows, _, how = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
+    rows, _, how, _ = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
     assert how == "Table 2 projected, named rows"
     assert [row["Model"] for row in rows] == ["RAPT", "PTR"]
 
@@ -224,7 +248,7 @@ def test_listed_rows_one_selected_papers_table_prints_are_read_off_that_table() 
     )
     plan = Plan(rows=["PEGASUS", "BART"])
     data = SynthesisInput(question, plan, ["pb", "pa"], {"pa": lexsum, "pb": other}, {}, [])
-    rows, _, how = table_rows(data)
+    rows, _, how, _ = table_rows(data)
     assert how.endswith("projected, named rows")
     assert rows == [
         {"Model": "PEGASUS", "R-L F1": 29.99, "Words": 94.6},
@@ -248,7 +272,7 @@ def test_rows_no_header_names_are_keyed_by_the_tables_labels() -> None:
             TableColumn(name="Latency (ms)", type="number", is_row_key=False),
         ],
     )
-    rows, _, how = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
+    rows, _, how, _ = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
     assert how == "Table 1 rows by label, no header names the value columns"
     assert rows == [
         {"Model": "ViT-B", "Latency (ms)": None},
@@ -302,7 +326,7 @@ def test_a_table_split_by_column_reads_each_column_from_the_paper_it_names() -> 
     twin = replace(scibert, paper=replace(scibert.paper, paper_id="pa2"))
     papers = {"pa": scibert, "pb": s2orc, "pa2": twin}
     data = SynthesisInput(question, Plan(), ["pa", "pb", "pa2"], papers, {}, [])
-    rows, facts, how = table_rows(data)
+    rows, facts, how, _ = table_rows(data)
     assert rows == [
         {
             "Dataset": "BC5CDR",
@@ -336,7 +360,7 @@ def test_a_column_one_papers_headers_name_is_read_off_that_paper_alone() -> None
         schema,
     )
     data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": context(), "pb": filters}, {}, [])
-    rows, _, how = table_rows(data)
+    rows, _, how, _ = table_rows(data)
     assert rows == [
         {"Filter": "PyPDF2 error", "PDFs removed (millions)": 0.54},
         {"Filter": "Over 50 pages", "PDFs removed (millions)": 2.27},
@@ -372,7 +396,7 @@ def test_the_table_whose_caption_alone_prints_a_name_the_question_prints_carries
     # The localizer found the other table: the name the question prints outweighs that.
     located = EvidenceItem("pa", "table", {"page": 4, "table_id": "Table 1"}, 0.9)
     data = SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, [located])
-    rows, _, how = table_rows(data)
+    rows, _, how, _ = table_rows(data)
     assert how.startswith("Table 2 projected")
     assert rows == [{"Model": "BM25", "th": 33.6}, {"Model": "Dense", "th": 33.6}]
 
@@ -386,13 +410,13 @@ def test_a_table_keyed_by_paper_names_each_by_what_it_introduces_where_and_when(
     ]
     question = table_question("For each of the two papers, give its nDCG@10 on SciDocs-S.", schema)
     data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": qfft, "pb": eevee}, {}, [])
-    rows, _, how = table_rows(data)
+    rows, _, how, _ = table_rows(data)
     assert how == "paper rows"
     assert [row["Paper"] for row in rows] == ["QFFT (arXiv 2025)", "Eevee (arXiv 2026)"]
     # A key asking for titles gets them whole.
     titled = [TableColumn(name="Paper Title", type="string", is_row_key=True), schema[1]]
     question = question.model_copy(update={"table_schema": titled})
-    rows, _, _ = table_rows(replace(data, question=question))
+    rows, *_ = table_rows(replace(data, question=question))
     assert [row["Paper Title"] for row in rows] == [qfft.paper.title, eevee.paper.title]
 
 
@@ -430,7 +454,7 @@ def test_the_year_of_a_located_bibliography_entry_is_the_year_printed_in_it() ->
         schema,
     )
     data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": qfft, "pb": eevee}, {}, [])
-    rows, _, _ = table_rows(data)
+    rows, *_ = table_rows(data)
     assert [(row["Reference number"], row["Year"]) for row in rows] == [(32, 2024), (23, 2023)]
 
 

@@ -23,6 +23,7 @@ from littrace.read.choice.counts import (
     counted_terms,
     quantities,
     stated,
+    states,
 )
 from littrace.read.choice.units import Choice, prints_option, table_units, winner
 from littrace.read.records import Fact, SynthesisInput
@@ -64,7 +65,7 @@ def sentence_windows(data: SynthesisInput) -> list[Window]:
         for chunk in context.chunks:
             if chunk.type not in _PROSE:
                 continue
-            for paragraph in _PARAGRAPH_BREAK.split(chunk.text):
+            for paragraph in _paragraphs(chunk.text):
                 parts = sentences(paragraph)
                 heading = _RUN_IN_HEADING.match(paragraph)
                 topic = frozenset(terms(heading.group(1))) if heading else frozenset()
@@ -73,6 +74,17 @@ def sentence_windows(data: SynthesisInput) -> list[Window]:
                     around = frozenset().union(*held[max(0, i - 1) : i], *held[i + 1 : i + 2])
                     windows.append(Window(paper_id, chunk.chunk_id, part, held[i], around))
     return windows
+
+
+# A paragraph break the extractor put inside a sentence: the text before it ends without a
+# sentence's end, the text after it starts as no sentence does ("an effective batch size
+# of" | "32. Each training epoch ...").
+_BROKEN_SENTENCE = re.compile(r"(?<=[a-z,])\s*\n\s*\n\s*(?=[a-z0-9])")
+
+
+def _paragraphs(text: str) -> list[str]:
+    """The paragraphs of a chunk's text, a sentence broken over two of them mended."""
+    return _PARAGRAPH_BREAK.split(_BROKEN_SENTENCE.sub(" ", text))
 
 
 def rarity(asked: Iterable[str], units: Sequence[Container[str]]) -> dict[str, float]:
@@ -216,12 +228,69 @@ def sentence_choice(
                 support[option.label], grounds[option.label] = score, window
                 counts[option.label] = share > UNCOUNTED_WEIGHT
     label = winner(support, _SENTENCE_MARGIN)
+    how = "sentence"
+    if label is None and not counted:
+        label = _named_beside(question, support, grounds, printed)
+        how = "sentence, the number the question's words stand beside"
     # A number no sentence prints counting what the question counts is no count of it.
     if label is None or (counted and counting[label] and not counts[label]):
         return None
     window = grounds[label]
     fact = Fact(window.paper_id, window.chunk_id, window.text, None, "", "", "sentence")
-    return Choice(label, support, f"sentence: {window.text[:120]}", [fact])
+    return Choice(label, support, f"{how}: {window.text[:120]}", [fact])
+
+
+# How many words before and after a number its own phrase reaches ("an effective batch
+# size of 32", "3,451 high-quality tools").
+_BESIDE_BEFORE = 4
+_BESIDE_AFTER = 3
+
+
+def _named_beside(
+    question: Question,
+    support: dict[str, float],
+    grounds: dict[str, Window],
+    printed: dict[str, list[Number]],
+) -> str | None:
+    """Of numeric options tied on one sentence window, the one whose own phrase there (the
+    few words of its clause around it) holds the most question terms: "batch size of 4 ...
+    an effective batch size of 32" answers "what effective batch size" with 32."""
+    best = max(support.values(), default=0.0)
+    tied = [
+        label
+        for label, value in support.items()
+        if value > 0 and best - value < _SENTENCE_MARGIN * best
+    ]
+    if len(tied) < 2 or not all(printed[label] for label in tied):
+        return None
+    if len({id(grounds[label]) for label in tied}) != 1:
+        return None
+    wanted = frozenset(terms(question.question))
+    text = stated(grounds[tied[0]].text)
+    said = numbers(text)
+    named = {label: _beside_terms(text, said, printed[label], wanted) for label in tied}
+    top = max(named.values())
+    leaders = [label for label, n in named.items() if n == top]
+    return leaders[0] if top > 0 and len(leaders) == 1 else None
+
+
+def _beside_terms(
+    text: str, said: list[Number], option: list[Number], wanted: frozenset[str]
+) -> int:
+    """The most question terms the clause words around one printing of the option hold."""
+    best = 0
+    for number in said:
+        if not any(states(number, claimed) for claimed in option):
+            continue
+        before = _CLAUSE.split(text[: number.start])[-1].split()[-_BESIDE_BEFORE:]
+        after = _CLAUSE.split(text[number.end :])[0].split()[:_BESIDE_AFTER]
+        best = max(best, len(wanted.intersection(terms(" ".join(before + after)))))
+    return best
+
+
+# Where a clause ends around a number: punctuation, brackets, and the conjunctions that join
+# clauses.
+_CLAUSE = re.compile(r"[,;:()\[\]]|\.\s|\s(?:and|or|but|while|whereas)\s", re.I)
 
 
 def printed_support(
