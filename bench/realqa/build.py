@@ -6,7 +6,7 @@ Sources (hand-written, committed):
   printed, venue, year, ``pdf`` relative to ``../shared/fixtures``);
 * ``authored/*.jsonl``: one question per line in the LitTraceQA gold format plus ``style``,
   ``checked_by`` and ``notes`` (how it was checked on the rendered page);
-  ``authored/dev2/*.jsonl`` and ``authored/dev3/*.jsonl`` the same, for the second and third
+  ``authored/dev2/``, ``authored/dev3/`` and ``authored/dev4/`` the same, for the later
   development splits.
 
 Outputs (generated, committed, kept equal to the sources by ``--check`` and the tests):
@@ -16,8 +16,8 @@ Outputs (generated, committed, kept equal to the sources by ``--check`` and the 
 * ``dev/`` and ``test/``: ``questions.jsonl`` (LitTraceQA input format), ``gold.jsonl``
   (official gold format, schema-valid) and ``notes.jsonl`` (query_id, style, checked_by,
   notes). A third of the questions, chosen by a hash of the query id, go to ``test``;
-* ``dev2/`` and ``dev3/``: the same files for the questions of ``authored/dev2`` and
-  ``authored/dev3``.
+* ``dev2/``, ``dev3/``, ``dev4/``: the same files for the questions of ``authored/dev2``,
+  ``authored/dev3`` and ``authored/dev4``.
 
 Usage:
     .venv/bin/python bench/realqa/build.py            # write the outputs
@@ -56,11 +56,11 @@ SHARED = HERE.parents[2] / "shared"
 FIXTURES = SHARED / "fixtures"
 DISTRACTORS = SHARED / "data" / "distractors" / "abstracts.jsonl"
 SCHEMAS = HERE.parents[1] / "littrace" / "schemas"
-# dev2, dev3: questions written by new authors after the earlier development splits had been
+# dev2, dev3, dev4: questions written by new authors after the earlier development splits had been
 # studied question by question, to see whether methods shaped on them carry over to questions
 # nobody tuned them on; each is studied in turn (a development split like dev), never mixed
 # into test.
-LATER_DEV = ("dev2", "dev3")
+LATER_DEV = ("dev2", "dev3", "dev4")
 SPLITS = ("dev", "test", *LATER_DEV)
 # The locator keys a submission may carry (the gold's row/column/paragraph details are not).
 SUBMISSION_LOCATOR_KEYS = (
@@ -110,8 +110,8 @@ def authored() -> list[dict[str, Any]]:
 
 
 def split_of(query_id: str) -> str:
-    """ "dev2" or "dev3" for the questions authored under ``authored/dev2`` or ``authored/dev3``;
-    of the others, "test" for a third, chosen by a hash of the id, else "dev".
+    """The later development split (``LATER_DEV``) whose ``authored/`` folder holds the
+    question; of the others, "test" for a third, chosen by a hash of the id, else "dev".
 
     Each question's split depends on its id alone, so adding questions never moves an
     existing one (a dev question that was studied while building never becomes a test one).

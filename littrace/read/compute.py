@@ -254,7 +254,7 @@ def _stated_operands(data: SynthesisInput) -> list[Operand]:
                         0.0,
                         number.value,
                         number.text,
-                        unit.group(0) if unit else "",
+                        unit.group(0) if unit else number.unit,
                         work_of(context.paper),
                         f"{window.paper_id} sentence {window.text[:60]!r}",
                         fact,

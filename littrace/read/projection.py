@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
@@ -507,6 +507,20 @@ def _bounded_rows(
     return meeting, f"rows whose {named[0]} is {bound.operator} {bound.value:g}"
 
 
+# A label that adds or removes a part, its sign set apart ("+ venue") or not ("−abstract").
+_SIGNED = re.compile(r"^([+\-−–])\s*(?=[^\W\d_])")
+
+
+def _spaced_signs(labels: Sequence[str]) -> Callable[[str], str]:
+    """What a key reads as under the table's own spacing of signs: where some labels set
+    their sign apart ("+ venue", "+ author"), the extractor lost the space of those it runs
+    in ("−abstract" reads "− abstract")."""
+    signed = [label.strip() for label in labels if _SIGNED.match(label.strip())]
+    if any(label[1:2].isspace() for label in signed):
+        return lambda key: _SIGNED.sub(r"\1 ", key)
+    return lambda key: key
+
+
 def _key_header_level(grid: Grid, key: str) -> int | None:
     """The row-path level of the one label column whose header names the key column
     ("Dataset" among "Domain | Dataset | Reference | Task"), counted from the innermost."""
@@ -674,7 +688,8 @@ def _project_cells(
         and len({tuple(path[level] for level in levels) for path in kept}) == len(kept)
     )
     level = levels[0] if by_header else _key_level(kept)
-    printed_keys = {path: printed_label(path[level]) for path in kept}
+    spaced = _spaced_signs([path[-1] for path in rows])
+    printed_keys = {path: spaced(printed_label(path[level])) for path in kept}
     if len(set(printed_keys.values())) < len(kept) or keys[0].type == "number":
         printed_keys.update(_keys_under_header(keys[0].name, kept, rows, paths, mapped))
     projected = [

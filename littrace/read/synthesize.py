@@ -561,6 +561,12 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         if shown is not None:
             chosen, how = _match_option(question, shown[0].text), shown[2]
             facts.append(shown[1])
+        # A computation the question asks for ("how many more epochs ... than ...") is
+        # answered by its result: a cell printing an option is then one of its operands.
+        if chosen is None and computed is not None and value is not None:
+            chosen = _match_option(question, value)
+            if chosen:
+                how, grounds, from_operands = "computed value", list(value.facts), True
         aligned = aligned_choice(question, data) if chosen is None else None
         if aligned is not None:
             chosen, how = aligned.label, f"alignment: {aligned.how}"

@@ -45,6 +45,33 @@ def test_options_from_one_row_are_told_apart_by_their_column_path() -> None:
     ) == {"multiple_choice": {"gold": "C"}}
 
 
+def test_what_the_asking_clause_sets_aside_is_not_asked_though_the_description_names_it() -> None:
+    # SciBERT (EMNLP 2019), described as evaluating frozen and finetuned variants.
+    question = (
+        "In the paper that evaluates frozen and finetuned BERT variants, what does the proposed"
+        " model reach on ChemProt when its embeddings are kept frozen rather than finetuned?"
+    )
+    picked = choose(question, CHEMPROT)
+    assert picked is not None and picked.label == "B"  # SciBERT / Frozen: 75.03
+    assert picked.support["B"] > picked.support["D"]  # not SciBERT / Finetune: 83.64
+
+
+def test_of_rows_named_alike_the_extreme_is_read_in_the_one_printing_rarer_words() -> None:
+    # CiteSee (CHI 2023) Table 2: "paper" and "opens" are printed by two rows each, "card" by one.
+    usage = (
+        ("Action", "P1", "P3", "P4", "P5"),
+        ("Paper Opens", "77", "17", "33", "33"),
+        ("Card Opens", "62", "155", "207", "74"),
+        ("Paper Saves", "33", "29", "14", "45"),
+    )
+    paper = context(cells=usage, method="CiteSee")
+    picked = choose(
+        "Which participant opened the most Paper Cards?", ["P1", "P3", "P4", "P5"], paper
+    )
+    assert picked is not None and picked.label == "C"
+    assert "Card Opens" in picked.how
+
+
 def test_a_cell_printed_more_precisely_than_an_option_does_not_print_it() -> None:
     # "79.1" rounds from the finetuned cell "79.14", which prints another value.
     rounded = choose("How does BERT base do on ChemProt once finetuned?", ["79.1", "75.0"])

@@ -336,3 +336,13 @@ def test_a_difference_of_numbers_printed_with_grouped_thousands_is_grouped_too()
     data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
     computed = computed_value(data)
     assert computed is not None and computed.text == "32,768"
+
+
+def test_a_computation_asked_for_is_answered_by_its_result_not_by_an_operands_cell() -> None:
+    grid = (("Model", "Epochs", "Batch size"), ("QFFT-7B", "6", "8"), ("Baseline", "2", "32"))
+    paper = context(cells=grid, method="QFFT")
+    text = "By how many epochs does our own 7B model QFFT-7B train longer than Baseline?"
+    # 6 is QFFT-7B's epochs, the cell the question names best: an operand, not the difference.
+    assert run(ask(text, ["4", "6", "8", "2"], False), [paper]) == {
+        "multiple_choice": {"gold": "A"}
+    }

@@ -839,3 +839,20 @@ def test_a_block_is_named_by_the_words_that_tell_its_title_from_the_others() -> 
     # A size alone is not all that tells a title apart: no block is named, every row stays.
     both = project(SIZE_BLOCKS, _schema("Method", "Avg Acc"), "Which 32B method is most accurate?")
     assert both is not None and len(both.rows) == 6
+
+
+def test_a_sign_run_into_its_label_is_set_apart_where_the_table_sets_its_signs_apart() -> None:
+    # SPECTER (ACL 2020) Table 2 as extracted: "−abstract" beside "+ venue".
+    ablation = (
+        ("Model", "CLS", "Avg."),
+        ("SPECTER", "84.2", "80.0"),
+        ("−abstract", "82.2", "68.1"),
+        ("+ venue", "84.5", "79.9"),
+    )
+    found = project(ablation, _schema("Variant", "CLS"), "Give the CLS of each variant.")
+    assert found is not None
+    assert [row.key for row in found.rows] == ["SPECTER", "− abstract", "+ venue"]
+    # A table printing every sign run in keeps it so ("-BiLSTM", SemEAGAT's ablation).
+    runs = (("Method", "F1"), ("SemEAGAT", "76.8"), ("-BiLSTM", "70.3"), ("-EA", "74.5"))
+    found = project(runs, _schema("Method", "F1"), "Give the F1 of each ablation.")
+    assert found is not None and [row.key for row in found.rows] == ["SemEAGAT", "-BiLSTM", "-EA"]

@@ -73,7 +73,11 @@ def value_support(
         return None
     wanted = asked_terms(question.question)
     asking = asking_sentence(question.question)
-    focus = asked_terms(asking)
+    # What the asking clause sets aside ("kept frozen rather than finetuned") is not asked,
+    # though the paper's description names it ("evaluates frozen and finetuned variants").
+    clause = asking_clause(question.question)
+    aside = question_terms(clause) - asked_terms(clause)
+    focus = frozenset(t for t in asked_terms(asking) if not any(word in t for word in aside))
     # Per table: the paper's subject, and the question's terms naming it where it points at it.
     terms_by_table = []
     for table in tables:
@@ -328,7 +332,16 @@ def _extreme_line(
             lines[key] = (_line_score(table, path, wanted, focus, across), modified, path)
     if not lines:
         return None
-    asked, (score, _, path) = max(lines.items(), key=lambda item: item[1][:2])
+    top = max(line[:2] for line in lines.values())
+    tied = [(key, line) for key, line in lines.items() if line[:2] == top]
+    if len(tied) > 1:
+        # Of lines named alike, the one printing the question's rarer words ("Card Opens"
+        # over "Paper Opens" for "opened the most Paper Cards").
+        weight = _label_rarity(table, wanted)
+        tied.sort(
+            key=lambda item: -sum(weight.get(t, 0.0) for t in set(terms(" ".join(item[1][2]))))
+        )
+    asked, (score, _, path) = tied[0]
     if score <= 0:
         return None
     values = _option_cells(table, asked, named, options, across)
@@ -430,15 +443,21 @@ def _rarest_named(
         score = 0.0
         for alignment, table in cells[label]:
             if id(table) not in weights:
-                printed = {text for c in table.cells for text in (*c.row_path, *c.column_path)}
-                units = [frozenset(terms(text)) for text in printed]
-                weights[id(table)] = rarity({t for u in units for t in u} & wanted, units)
+                weights[id(table)] = _label_rarity(table, wanted)
             cell = alignment.cell
             named = set(terms(" ".join((*cell.row_path, *cell.column_path))))
             score += sum(w for t, w in weights[id(table)].items() if t in named)
         scores[label] = round(score, 6)
     best = max(scores.values(), default=0.0)
     return [label for label in labels if scores[label] == best]
+
+
+def _label_rarity(table: TableUnits, wanted: frozenset[str]) -> dict[str, float]:
+    """The ``wanted`` terms the table's labels print, each weighted by its rarity (IDF) among
+    them."""
+    printed = {text for c in table.cells for text in (*c.row_path, *c.column_path)}
+    units = [frozenset(terms(text)) for text in printed]
+    return rarity({t for u in units for t in u} & wanted, units)
 
 
 def table_contenders(question: Question, data: SynthesisInput) -> Contenders:
