@@ -6,7 +6,9 @@ that names it best (the share of the column name's terms the path holds, weighte
 much of the path the column name and the question name), so that every row reads the same
 table column. A schema column no header names takes the one column the question names
 outright (the "km" of "the Recall@100 of each setting for km queries"). The table is read
-both as printed and transposed; the orientation whose headers carry the schema wins.
+both as printed and transposed; the orientation whose headers carry the schema wins. The one
+row a question names is also read across the column groups its value columns repeat under
+("ToolLLaMA-DFSDT's pass and win rates in each setting", :func:`_across_row`), a row per group.
 
 Rows are the table's rows, narrowed by what the question names: rows whose own label it
 names (any of the entities it enumerates, else at least two labels it names in full; a
