@@ -561,6 +561,16 @@ def _row_ids(cells: Sequence[TableCell]) -> dict[int, tuple[str, ...]]:
     return ids
 
 
+def _rows_of(cells: Sequence[TableCell]) -> dict[tuple[str, ...], dict[Slot, TableCell]]:
+    """The answer rows of a table's cells (:func:`_row_ids`), each its cells by slot."""
+    row_ids = _row_ids(cells)
+    rows: dict[tuple[str, ...], dict[Slot, TableCell]] = {}
+    for cell in cells:
+        if cell.row_path:
+            rows.setdefault(row_ids[cell.row], {})[_slot(cell)] = cell
+    return rows
+
+
 def _keys_under_header(
     key: str,
     kept: list[tuple[str, ...]],
@@ -640,16 +650,12 @@ def _project_cells(
         else None
     )
     mapped, fit = _map_columns(paths, values, question, percent, own, spreads)
-    row_ids = _row_ids(cells)
     # A column mapped to the slot of a column before it reads the spread printed there.
     first_of: dict[Slot, str] = {}
     for name, j in mapped.items():
         first_of.setdefault(j, name)
     spread_names = {name for name, j in mapped.items() if first_of[j] != name}
-    rows: dict[tuple[str, ...], dict[Slot, TableCell]] = {}
-    for cell in cells:
-        if cell.row_path:
-            rows.setdefault(row_ids[cell.row], {})[_slot(cell)] = cell
+    rows = _rows_of(cells)
     kept = [path for path in rows if not values or any(j in rows[path] for j in mapped.values())]
     kept = _answering(kept, rows, set(mapped.values()))
     narrowed_by = ""
@@ -763,11 +769,7 @@ def _across_row(
     level = _repeating_level(paths, values) if values else None
     if level is None:
         return None
-    row_ids = _row_ids(cells)
-    rows: dict[tuple[str, ...], dict[Slot, TableCell]] = {}
-    for cell in cells:
-        if cell.row_path:
-            rows.setdefault(row_ids[cell.row], {})[_slot(cell)] = cell
+    rows = _rows_of(cells)
     # The row read across prints a value in every column ("-" for a win rate against itself).
     full = _answering(list(rows), rows, set(paths))
     named = _named_rows(

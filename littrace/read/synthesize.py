@@ -585,11 +585,10 @@ def synthesize(data: SynthesisInput) -> Synthesis:
                 found = special(question, data)
                 chosen = _match_option(question, found) if found else None
                 how = name if chosen else how
-        if chosen is None and value is not None:
+        # A value read rather than computed (a cell, a tally) answers after the readings above.
+        if chosen is None and value is not None and computed is None:
             chosen = _match_option(question, value)
             how = "computed value" if chosen else how
-            if chosen and computed is not None:
-                grounds, from_operands = list(value.facts), True
         if chosen is None:
             # The operands whose computation is one of the options, when the best-named
             # pair's is none of them.

@@ -64,7 +64,8 @@ MODIFIED_WEIGHT = 0.75
 
 
 # Words that end the clause before a number: what stands before them is not what it counts.
-_COORDINATING = frozenset({"and", "or", "but", "while", "whereas"})
+# The conjunctions that join clauses.
+COORDINATING = frozenset({"and", "or", "but", "while", "whereas"})
 # A count as one word prints it: "3", "2-5", "2.5".
 _COUNT = re.compile(r"\d+(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?)?")
 # How far after its number a counted word may be printed ("3 APIs", "3 distinct APIs").
@@ -130,7 +131,7 @@ def _clause_end(words: Sequence[str]) -> list[str]:
     questions with its 14."""
     kept: list[str] = []
     for word in reversed(words):
-        if word.lower() in _COORDINATING or word.endswith((",", ";")):
+        if word.lower() in COORDINATING or word.endswith((",", ";")):
             break
         kept.insert(0, word)
     return kept

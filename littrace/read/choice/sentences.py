@@ -16,6 +16,7 @@ from littrace.corpus.document import PaperRecord
 from littrace.littraceqa import Question
 from littrace.numbers import Number, numbers, same_number, spelled_as_digits, without_numbers
 from littrace.read.choice.counts import (
+    COORDINATING,
     MODIFIED_WEIGHT,
     UNCOUNTED_WEIGHT,
     Quantities,
@@ -25,7 +26,7 @@ from littrace.read.choice.counts import (
     stated,
     states,
 )
-from littrace.read.choice.units import Choice, prints_option, table_units, winner
+from littrace.read.choice.units import Choice, contenders, prints_option, table_units, winner
 from littrace.read.records import Fact, SynthesisInput
 from littrace.read.text import contains_phrase, norm, sentences, terms
 from littrace.read.units import without_contrast
@@ -255,12 +256,9 @@ def _named_beside(
     """Of numeric options tied on one sentence window, the one whose own phrase there (the
     few words of its clause around it) holds the most question terms: "batch size of 4 ...
     an effective batch size of 32" answers "what effective batch size" with 32."""
-    best = max(support.values(), default=0.0)
-    tied = [
-        label
-        for label, value in support.items()
-        if value > 0 and best - value < _SENTENCE_MARGIN * best
-    ]
+    if max(support.values(), default=0.0) <= 0:
+        return None
+    tied = contenders(support, _SENTENCE_MARGIN)
     if len(tied) < 2 or not all(printed[label] for label in tied):
         return None
     if len({id(grounds[label]) for label in tied}) != 1:
@@ -290,7 +288,7 @@ def _beside_terms(
 
 # Where a clause ends around a number: punctuation, brackets, and the conjunctions that join
 # clauses.
-_CLAUSE = re.compile(r"[,;:()\[\]]|\.\s|\s(?:and|or|but|while|whereas)\s", re.I)
+_CLAUSE = re.compile(rf"[,;:()\[\]]|\.\s|\s(?:{'|'.join(sorted(COORDINATING))})\s", re.I)
 
 
 def printed_support(
