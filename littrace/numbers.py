@@ -36,8 +36,12 @@ __all__ = [
 
 # Not glued to a word or a dot ("F1", "v2", the "3" of "1.2.3"); a leading-dot decimal
 # (".85") counts.
+# Thousands are grouped with a comma, which extraction may space ("3, 451 tools"); spaced,
+# not a list's items ("[31, 104]", "{64, 128}", "224, 336, and 448", "62, 74, 112, 121
+# days", "0-500, 500-1000").
 _NUMBER = re.compile(
-    r"(?<![\w.^])(?<!\^[-+−])[-+−]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
+    r"(?<![\w.^])(?<!\^[-+−])[-+−]?(?:(?:\d{1,3}(?:,\d{3})+"
+    r"|(?<![\[{,])(?<!, )\d{1,3}, \d{3}(?![\d.,\]})-]| ?,)|\d+)(?:\.\d+)?|\.\d+)"
     r"(?:[eE][-+−]?\d+|(?P<power>\s?[×x·]\s?10(?:\^\{?[-+−]?\d{1,2}\}?|[-−]\d{1,2})(?!\d)))?"
     r"(?P<unit>\s?%)?"
 )
@@ -69,7 +73,8 @@ def numbers(text: str) -> list[Number]:
     for match in _NUMBER.finditer(text):
         raw = match.group(0)
         unit = "%" if match.group("unit") else ""
-        digits = raw.replace("%", "").replace(",", "").replace("−", "-").strip()
+        digits = raw.replace("%", "").replace(", ", "").replace(",", "").replace("−", "-")
+        digits = digits.strip()
         if match.group("power"):
             mantissa, _, power = digits.partition(match.group("power").strip()[0])
             exponent = _POWER_EXPONENT.search(power.strip())

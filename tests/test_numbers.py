@@ -89,3 +89,11 @@ def test_a_number_shown_more_precisely_than_printed_is_not_the_printed_one() -> 
     assert not same_shown(0.93, 2, "0.9")
     assert same_shown(44.4, 1, "44.40") and same_shown(0.93, 2, "0.930")
     assert same_shown(7.0, 0, "7")
+
+
+def test_thousands_grouped_with_a_spaced_comma_are_one_number_but_list_items_are_not() -> None:
+    # Extraction spaces the comma of ToolLLM's "3,451 high-quality tools".
+    assert [n.value for n in numbers("we retain 3, 451 tools (16, 464 APIs)")] == [3451, 16464]
+    for listed in ("[31, 104]", "{64, 128}", "(224, 336, and 448)", "(180, 108, 129 days"):
+        assert all(n.value < 1000 for n in numbers(listed)), listed
+    assert [n.value for n in numbers("0-500, 500-1000")] == [0, 500, 500, 1000]

@@ -86,6 +86,10 @@ _PER_WORD = 0.1
 _FURTHER_TERM = 0.05
 # The scale or unit printed onto a number in prose ("3.1B", "8192K").
 _SUFFIX = re.compile(r"[A-Za-z%]+")
+# Money, by its sign before the number or its name after ("US$15", "$35 USD", "20 euros"):
+# an amount is compared with amounts only, not with the count of participants beside it.
+_CURRENCY_BEFORE = re.compile(r"(?:[$€£¥]|\b(?:USD|EUR|GBP))\s*$")
+_CURRENCY_AFTER = re.compile(r"\s*(?:USD|EUR|GBP|(?:US\s)?dollars?|euros?|pounds?)\b", re.I)
 # A quantity asked as a whole of its parts: "the 2020 paper's total per query paper".
 _TOTAL = re.compile(r"\b(?:total|in all|altogether|combined)\b", re.I)
 _BRACKETED = re.compile(r"\[[^\[\]]{0,200}\]")
@@ -254,7 +258,7 @@ def _stated_operands(data: SynthesisInput) -> list[Operand]:
                         0.0,
                         number.value,
                         number.text,
-                        unit.group(0) if unit else number.unit,
+                        _money(plain, number) or (unit.group(0) if unit else number.unit),
                         work_of(context.paper),
                         f"{window.paper_id} sentence {window.text[:60]!r}",
                         fact,
@@ -273,6 +277,14 @@ def _stated_operands(data: SynthesisInput) -> list[Operand]:
         best = held[0].score
         operands += [replace(o, relative=o.score / best) for o in held[:_TOP_CELLS]]
     return operands
+
+
+def _money(text: str, number: Number) -> str:
+    """ "$" when ``number`` is an amount of money in ``text``, else ""."""
+    before = text[max(0, number.start - 5) : number.start]
+    if _CURRENCY_BEFORE.search(before) or _CURRENCY_AFTER.match(text, number.end):
+        return "$"
+    return ""
 
 
 def _counted_noun(text: str, number: Number, focus: set[str]) -> str:

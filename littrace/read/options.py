@@ -25,7 +25,8 @@ MARKER = re.compile(rf"{ENUMERATION_ITEM}\s*")
 _CLAIM_END = re.compile(rf";\s*|\s*(?={ENUMERATION_ITEM}\s)")
 # What follows "so" is inferred from the claims, not printed anywhere.
 _CONSEQUENCE = re.compile(r",?\s+(?:so|hence|thus|therefore)\s+")
-_CONJUNCTION = re.compile(r",?\s+(?:and|while|whereas|but)\s+")
+# Two values of one quantity set apart by a slash, a value per work: "8,192 / 16,384".
+_CONJUNCTION = re.compile(r",?\s+(?:and|while|whereas|but)\s+|\s+/\s+")
 # Two claims listed with a comma, each led by its count: "one in the extractor, two in the
 # detector".
 _COUNTS_LISTED = re.compile(r"^\d[^,]*,\s+\d[^,]*$")

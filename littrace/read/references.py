@@ -222,12 +222,17 @@ _NAMED_AUTHORS = re.compile(
     r"\b([A-Z][\w'’-]+)(?:\s+et\s+al\b|(?:,\s+[A-Z][\w'’-]+)*,?\s+(?:and|&)\s+[A-Z][\w'’-]+,?"
     r"\s*\(?(?:19|20)\d\d\b)"
 )
+# One author with the year, the name in lower case after its capital (not "ICLR (2024)"),
+# and no co-author's ("and Welleck (2025)"): "Lopez (2009)", "Patrice Lopez's 2009 tool".
+_ONE_AUTHOR = re.compile(
+    r"(?<!and )(?<!& )(?<!, )\b([A-Z][a-z][\w'’-]*?)(?:\s+\(|['’]s\s+)(?:19|20)\d\d\b"
+)
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]+")
 
 
 def named_authors(question: str) -> set[str]:
     """The first authors' surnames of the works ``question`` names by author ("Rein et al.")."""
-    return set(_NAMED_AUTHORS.findall(question))
+    return set(_NAMED_AUTHORS.findall(question)) | set(_ONE_AUTHOR.findall(question))
 
 
 def first_author_surname(entry: Reference) -> str:

@@ -42,14 +42,24 @@ from littrace.corpus.document import PaperRecord, Reference
 from littrace.index.citations import compact_title
 from littrace.littraceqa import Question
 from littrace.llm.replies import Plan
+from littrace.read.heuristic import question_query
 from littrace.read.records import PaperContext, PaperReading
-from littrace.read.references import asked_entry
+from littrace.read.references import asked_entry, cited_for
 from littrace.read.text import norm, terms
 
 # The question asks for the papers that cite a named one (not for what a paper cites).
 _CITING = re.compile(
     r"\bpapers?\s+(?:that|which)\s+cite\b|\bciting\s+papers?\b|\bpapers?\s+citing\b"
     r"|\bcited\s+by\b",
+    re.I,
+)
+
+
+# A cited work the question goes on to ask about: "that cited dataset paper", "the cited
+# work", "that BERT model's own paper" (the paper of a model the selected one builds on).
+_CITED_SUBJECT = re.compile(
+    r"\b(?:that|the|this)\s+(?:cited\s+(?:[\w-]+\s+){0,3}?|(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+own\s+)"
+    r"(?:paper|work|study|article)\b",
     re.I,
 )
 
@@ -188,7 +198,7 @@ def select_papers(
     if not reasons and readings:
         reasons[readings[0].paper_id] = "top candidate (no relevant reading)"
     if contexts and question is not None:
-        _add_cited_entry(readings, question, contexts, reasons)
+        _add_cited_entry(plan, readings, question, contexts, reasons)
     if contexts:
         _add_same_work(readings, contexts, reasons)
     papers = sorted(reasons, key=order.__getitem__)[: settings.max_papers]
@@ -235,6 +245,7 @@ def _holds(record: PaperRecord, said: set[str]) -> float:
 
 
 def _add_cited_entry(
+    plan: Plan,
     readings: list[PaperReading],
     question: Question,
     contexts: dict[str, PaperContext],
@@ -244,6 +255,8 @@ def _add_cited_entry(
     or under the citation the question prints ("a corpus it cites as Lo et al., 2020")."""
     selected = [contexts[p] for p in reasons if p in contexts]
     found = asked_entry(question.question, selected) or _quoted_entry(question.question, selected)
+    if found is None and _CITED_SUBJECT.search(question.question):
+        found = _best_cited(plan, readings, question, selected, contexts)
     if found is None:
         return
     citing, entry = found
@@ -252,6 +265,29 @@ def _add_cited_entry(
         if context is not None and reading.paper_id not in reasons and is_entry(context, entry):
             reasons[reading.paper_id] = f"is entry {entry.label} of {citing}'s references"
             return
+
+
+def _best_cited(
+    plan: Plan,
+    readings: list[PaperReading],
+    question: Question,
+    selected: list[PaperContext],
+    contexts: dict[str, PaperContext],
+) -> tuple[str, Reference] | None:
+    """(paper id, entry) of the work a selected paper cites in the sentence that best says
+    what the question says of it, among the works that are read candidates."""
+    query = question_query(question, plan, 1.0)
+    candidates = [contexts[r.paper_id] for r in readings if r.paper_id in contexts]
+    best: tuple[float, str, Reference] | None = None
+    for context in selected:
+        for cited in cited_for(query, context):
+            if any(
+                is_entry(other, cited.reference) for other in candidates if other is not context
+            ):
+                if best is None or cited.score > best[0]:
+                    best = (cited.score, context.paper_id, cited.reference)
+                break
+    return (best[1], best[2]) if best else None
 
 
 def _quoted_entry(question: str, contexts: list[PaperContext]) -> tuple[str, Reference] | None:

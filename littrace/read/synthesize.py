@@ -396,9 +396,24 @@ def _match_option(question: Question, value: Value | str) -> str | None:
             return option.label
     if number is not None:
         for option in options:
-            if same_shown(number, decimals(text), option.text):
+            printed = _stated_number(question, option.text)
+            if printed is not None and same_shown(number, decimals(text), printed):
                 return option.label
     return None
+
+
+def _stated_number(question: Question, option: str) -> str | None:
+    """The number ``option`` states: the option itself when it is one number (units and marks
+    allowed), else its one number when the words beside it restate the question's ("2 times"
+    for "how many times longer ...")."""
+    if parse_value(option) is not None:
+        return option
+    found = numbers(option)
+    if len(found) != 1:
+        return None
+    rest = terms(option[: found[0].start] + option[found[0].end :])
+    asked = set(terms(question.question))
+    return option[found[0].start : found[0].end] if rest and asked.issuperset(rest) else None
 
 
 def reference_answer(data: SynthesisInput) -> str | None:
@@ -592,7 +607,8 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         if chosen is None:
             # The operands whose computation is one of the options, when the best-named
             # pair's is none of them.
-            operands = computed_value(data, [o.text for o in question.multiple_choice_options])
+            stated = [_stated_number(question, o.text) for o in question.multiple_choice_options]
+            operands = computed_value(data, [number for number in stated if number])
             chosen = _match_option(question, operands.text) if operands else None
             if operands is not None and chosen is not None:
                 how = f"computed value among the options: {operands.how}"

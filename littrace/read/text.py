@@ -28,6 +28,9 @@ _TOKEN = re.compile(r"(?<![^\W_])[^\W\d_][+\u2212]++(?![^\W_])|[^\W_]+(?:[-./@][
 # A footnote mark the layout printed onto the word it follows: "scheduler10" (a lower-case
 # word of four letters or more, then one or two digits).
 _FOOTNOTE_MARK = re.compile(r"\b([a-z]{4,})(\d{1,2})\b")
+# A one-letter symbol's subscript typed the TeX way ("π_l", "E_{0}"): the PDF prints it as a
+# subscript, which NFKC folds onto its symbol ("πₗ" -> "πl"), so the typed one joins too.
+_TYPED_SUBSCRIPT = re.compile(r"(?<!\w)([^\W\d_])_(?:\{([^\W_]{1,3})\}|([^\W_]{1,3}))(?!\w)")
 STOPWORDS = frozenset(
     [
         "a",
@@ -128,6 +131,7 @@ def stem(token: str) -> str:
 
 def _tokens(text: str) -> list[str]:
     text = _FOOTNOTE_MARK.sub(r"\1 \2", unicodedata.normalize("NFKC", text))
+    text = _TYPED_SUBSCRIPT.sub(r"\1\2\3", text)
     return _TOKEN.findall(text.lower())
 
 

@@ -1322,3 +1322,73 @@ def test_what_a_named_work_is_cited_for_is_read_in_the_sentences_citing_it() -> 
     record = ask("Which work does the paper cite after Bhagavatula et al. (2018)?", works, False)
     data = SynthesisInput(record, Plan(), ["p1"], {"p1": paper}, {}, [])
     assert citing_sentence_choice(record, data) is None
+
+
+def test_options_giving_a_number_per_paper_are_read_each_in_the_paper_its_words_describe() -> None:
+    from littrace.corpus.document import Reference
+
+    # dev4 s2_01: both readers cite Lopez's GROBID, [67] in the medical-paper reader and
+    # [36] in the citation reader.
+    def reader(paper_id: str, title: str, listed: dict[str, str]) -> PaperContext:
+        made = context(paper_id)
+        references = tuple(
+            Reference(paper_id, key, f"[{key}] {author}. 2009. A tool.", 30, author, "A tool")
+            for key, author in listed.items()
+        )
+        paper = replace(made.paper, title=title, abstract="")
+        return replace(made, paper=paper, references=references)
+
+    medical = reader(
+        "med", "PlainPaper: medical research papers for consumers", {"67": "Lopez", "44": "Kim"}
+    )
+    citing = reader(
+        "cite", "CiteLens: citations with reading history", {"36": "Lopez", "27": "Kim"}
+    )
+    options = [
+        "[67] in the medical-paper reader and [27] in the citation reader",
+        "[67] in the medical-paper reader and [36] in the citation reader",
+        "[44] in the medical-paper reader and [36] in the citation reader",
+        "[36] in the medical-paper reader and [67] in the citation reader",
+    ]
+    question = (
+        "A reader of medical papers and a reader of citations both cite Patrice Lopez's 2009 "
+        "tool. Under which reference numbers does each list it?"
+    )
+    chosen = _choose_among(question, options, [medical, citing])
+    assert chosen is not None and chosen.label == "B"
+    assert "med lists [67]" in chosen.how and "cite lists [36]" in chosen.how
+    # No author named: no number is the work's.
+    assert (
+        _choose_among(question.replace("Patrice Lopez's 2009", "a"), options, [medical, citing])
+        is None
+    )
+
+
+def test_bare_values_one_per_work_follow_the_order_the_question_names_the_works() -> None:
+    from littrace.read.choice import claim_support
+
+    contexts = _two_papers()
+    contexts = {
+        paper_id: replace(
+            paper,
+            chunks=(
+                *paper.chunks,
+                replace(paper.chunks[-1], chunk_id=f"{paper_id}#2000", text=sentence),
+            ),
+        )
+        for (paper_id, paper), sentence in zip(
+            contexts.items(),
+            ["The extractor trains on sequences of 8,192 tokens.", "Sequences of 512 tokens."],
+            strict=True,
+        )
+    }
+    question = ask(
+        "The NAACL 2018 paper's extractor and the 2022 JPCS paper's embedding layer train on "
+        "sequences of a fixed length. Which pair gives the two lengths?",
+        ["8,192 / 512", "512 / 8,192"],
+        freeform=False,
+    )
+    data = SynthesisInput(question, Plan(), ["g", "e"], contexts, {}, [])
+    support = claim_support(question, data)
+    # Each value is read in the paper named at its place: the swapped pair says neither.
+    assert support["A"] > support.get("B", 0.0) == 0.0

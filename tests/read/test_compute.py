@@ -346,3 +346,34 @@ def test_a_computation_asked_for_is_answered_by_its_result_not_by_an_operands_ce
     assert run(ask(text, ["4", "6", "8", "2"], False), [paper]) == {
         "multiple_choice": {"gold": "A"}
     }
+
+
+def test_an_amount_of_money_is_compared_with_amounts_not_with_a_count_beside_it() -> None:
+    # dev4 s2_04: one reader paid US$15 for its study, the other $35 USD, in a sentence
+    # counting its 6 participants: 35 - 15, not 15 - 6.
+    plain = _stating(
+        "p1",
+        "PlainReader: Medical Papers for Consumers",
+        "arXiv",
+        2022,
+        "All participants were paid US$15 for the hour-long study.",
+    )
+    cite = _stating(
+        "p2",
+        "CiteLens: Citations with Reading History",
+        "arXiv",
+        2023,
+        "Each participant of the lab study was paid $35 USD, and 6 participants took part.",
+    )
+    text = (
+        "A 2022 arXiv reader for medical papers and a 2023 arXiv reader of citations with "
+        "reading history paid their study participants. How many US dollars more was each "
+        "participant paid in the citation reader's lab study than in the medical reader's?"
+    )
+    options = ["9", "20", "29", "15"]
+    data = SynthesisInput(
+        ask(text, options), Plan(), ["p1", "p2"], {"p1": plain, "p2": cite}, {}, []
+    )
+    found = computed_value(data, options)
+    assert found is not None and found.text == "20"
+    assert "|15 - 35|" in found.how

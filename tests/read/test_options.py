@@ -15,3 +15,11 @@ def test_an_option_cut_into_claims_at_semicolons_markers_and_conjoined_values() 
     assert [c.text for c in option_claims("Vicuna, at both 7B and 13B")] == [
         "Vicuna, at both 7B and 13B"
     ]
+
+
+def test_values_set_apart_by_a_spaced_slash_are_a_claim_each() -> None:
+    # dev3 r1_06: "8,192 / 16,384", a training length per paper.
+    assert [c.text for c in option_claims("8,192 / 16,384")] == ["8,192", "16,384"]
+    # Not a header's shorthand ("w/o") nor words on either side.
+    assert [c.text for c in option_claims("w/o 5 layers")] == ["w/o 5 layers"]
+    assert [c.text for c in option_claims("P / R")] == ["P / R"]

@@ -103,8 +103,11 @@ def test_works_named_by_their_authors_and_the_surname_of_an_entrys_first_author(
         "Aggarwal",
     }
     assert named_authors("is that of Lester, Al-Rfou and Constant (2021).") == {"Lester"}
-    # Capitalised words before a year are not authors unless paired ("X and Y (2021)").
+    # Capitalised words before a year are not authors unless paired ("X and Y (2021)") or
+    # a surname ("Lopez (2009)", "Patrice Lopez's 2009 tool"), not a co-author's.
     assert named_authors("The ICLR (2024) paper and GPT-4 (2023)") == set()
+    assert named_authors("cite Patrice Lopez's 2009 tool as in Kim (2014)") == {"Lopez", "Kim"}
+    assert named_authors("as Aggarwal and Welleck (2025) do") == {"Aggarwal"}
     assert first_author_surname(ref("23", "[23] David Rein, Betty Li Hou. GPQA.")) == "Rein"
     assert first_author_surname(NUMBERED[1]) == "Zaki"  # "Zaki MM": initials after the name
     assert first_author_surname(AUTHOR_YEAR[1]) == "Ammar"

@@ -265,3 +265,51 @@ def test_a_described_paper_is_the_one_the_words_around_it_name_then_the_one_cite
         "emb",
         "corpus",
     ]
+
+
+def test_the_cited_work_a_question_goes_on_to_ask_about_joins_the_citing_paper() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.document import Citation, Reference
+    from littrace.littraceqa import Question
+
+    # dev4 s3_02: "citing a dataset paper for it. According to the abstract of that cited
+    # dataset paper, ..." names no position and no author: the work the sentence the
+    # question describes cites is the one meant.
+    entries = (
+        Reference("pos", "29", "[29] A. B. 2021. StoryBank: tales.", 4, "B", "StoryBank: tales"),
+        Reference("pos", "30", "[30] C. D. 2022. LexSum: legal summaries.", 4, "D", "LexSum"),
+    )
+    said = Citation(
+        "pos", 2, "Describing key events in lawsuits requires legal experts [30].", ("30",), ()
+    )
+    other = Citation("pos", 2, "Stories are written by novelists [29].", ("29",), ())
+    position = _with_record("pos", "WriteAid: AI support for expository writing", "arXiv", 2023)
+    position = replace(position, references=entries, citations=(said, other))
+    contexts = {
+        c.paper_id: c
+        for c in (
+            position,
+            _with_record("lex", "LexSum: legal summaries", "arXiv", 2022),
+            _with_record("story", "StoryBank: tales", "arXiv", 2021),
+        )
+    }
+    readings = [
+        reading("pos", 0.6),
+        reading("story", 0.5, sufficient=False),
+        reading("lex", 0.3, sufficient=False),
+    ]
+
+    def selected(text: str) -> list[str]:
+        question = Question(
+            query_id="q", benchmark="LitTraceQA", question=text, answer_types=["freeform"]
+        )
+        return select_papers(Plan(), readings, SelectSettings(), question, contexts).papers
+
+    asked = (
+        "A 2023 arXiv position paper lists 'describing key events in lawsuits' as an expert "
+        "writing task, citing a dataset paper for it. How many summaries does {} hold?"
+    )
+    assert selected(asked.format("that cited dataset paper")) == ["pos", "lex"]
+    # Asking about the citing paper alone, the cited one stays out.
+    assert selected(asked.format("the position paper's own list")) == ["pos"]

@@ -129,6 +129,19 @@ def test_a_gain_is_calculated_against_the_strongest_baseline() -> None:
     assert answer["multiple_choice"] == {"gold": "A"}
 
 
+def test_a_computed_value_matches_an_option_restating_the_questions_unit() -> None:
+    # dev4 s4_10: "2 times" for "how many times longer"; words the question does not say
+    # ("2.7 epochs") make the option another claim.
+    text = (
+        "By how many points does SparseSieve improve nDCG@10 on SciDocs-S compared with the "
+        "strongest baseline?"
+    )
+    q = ask(text, ["10.0 points", "2.7 points", "3.7 points"], freeform=False)
+    assert run(q, [context()])["multiple_choice"] == {"gold": "B"}  # 41.2 - 38.5
+    other = ask(text, ["10.0 points", "2.7 epochs", "3.7 points"], freeform=False)
+    assert run(other, [context()])["multiple_choice"] != {"gold": "B"}
+
+
 def test_a_computed_value_never_matches_the_option_of_opposite_sign() -> None:
     q = ask(
         "By how many points does SparseSieve improve nDCG@10 on SciDocs-S compared with the "

@@ -56,3 +56,11 @@ def test_a_words_final_e_is_stemmed_like_its_inflections() -> None:
     assert terms("curate tables scored") == terms("curated table score")
     # Short words keep theirs.
     assert terms("use rate") == ["use", "rate"]
+
+
+def test_a_subscript_typed_the_tex_way_is_the_subscript_the_pdf_prints() -> None:
+    # dev4 s1_12: the question types "π_l" for the "πₗ" a table header prints.
+    assert terms("π_l") == terms("π_{l}") == terms("πₗ") == ["πl"]
+    assert terms("E_0 of x_i") == terms("E₀ of xᵢ")
+    # Names joined by an underscore are no symbol with a subscript.
+    assert terms("max_len a_b_c") == terms("max len a b c")

@@ -369,6 +369,23 @@ def test_a_word_a_header_prints_shortened_is_the_word() -> None:
     assert label_share("Max.", asked_terms("the average length")) == 0.0
 
 
+def test_a_label_cutting_neighbouring_words_of_the_question_is_named_by_them() -> None:
+    # dev4 s1_12: "p-Si" is "p-type silicon", not "n-type silicon".
+    wanted = asked_terms("its coefficient for p-type silicon along [110]")
+    assert label_share("p-Si", wanted) == 1.0 and label_share("n-Si", wanted) == 0.0
+    # Words apart, or cut letters that start no word, are not cut from.
+    assert label_share("p-Si", asked_terms("p-type doping of the silicon")) == 0.0
+    assert label_share("Bi-LM", asked_terms("a bidirectional model")) == 0.0
+
+
+def test_a_long_word_misspelt_by_two_letters_swapped_is_named() -> None:
+    # dev4 s1_03: Table 1 of M3-Embedding prints "S2ORC, Wikipeida".
+    wanted = asked_terms("the source that pairs Wikipedia with the corpus")
+    assert label_share("Wikipeida", wanted) == 1.0
+    # Short words are not read as typos of each other ("form" is not "from").
+    assert label_share("form", asked_terms("data from the web")) == 0.0
+
+
 def test_a_symbol_with_its_subscript_is_what_the_question_says_in_words() -> None:
     # Ablation rows print agents as symbols, "A_eval" run in as "Aeval".
     wanted = asked_terms("the FLASH usage when the evaluation and search agents are removed")
@@ -1188,3 +1205,31 @@ def test_an_attribute_repeated_down_the_inner_label_column_starts_no_block_of_ro
     )
     rows = {cell.row_path[-1] for cell in table_cells(grid)}
     assert rows == {"ar", "de", "en", "es", "fr", "it", "th"}
+
+
+def test_a_settings_table_reads_each_setting_row_under_its_stage_columns() -> None:
+    # InternVL's Table 20 (dev3 r3_14): values of every kind under "stage 1 | stage 2".
+    grid = (
+        ("config", "stage 1", "stage 2"),
+        ("image enc. weight init.", "random init. [7]", "from stage 1"),
+        ("text enc. weight init.", "from [32]", "from stage 1"),
+        ("image enc. peak learning rate", "1e-3", "frozen"),
+        ("cross attn peak learning rate", "–", "5e-5"),
+        ("learning rate schedule", "cosine decay", "cosine decay"),
+        ("optimizer", "AdamW [98]", "AdamW [98]"),
+        ("weight decay", "0.1", "0.05"),
+    )
+    assert label_column_count(grid) == 1 and header_row_count(grid, 1) == 1
+    cells = {(c.row_path, c.column_path): c.text for c in table_cells(grid)}
+    assert cells[("image enc. peak learning rate",), ("stage 1",)] == "1e-3"
+    assert cells[("image enc. weight init.",), ("stage 2",)] == "from stage 1"
+    # One column of settings: its first row is a setting, not a second header row.
+    single = (
+        ("config", "retrieval fine-tuning"),
+        ("image-text data", "Flickr30K [116]"),
+        ("peak learning rate", "1e-6"),
+        ("optimizer", "AdamW [98]"),
+    )
+    assert header_row_count(single, label_column_count(single)) == 1
+    # Headers alike but for their numbers name values only where they end the row.
+    assert label_column_count((("Run 1", "name", "x"), ("a", "b", "1"), ("c", "d", "2"))) == 2

@@ -26,7 +26,7 @@ from littrace.read.choice.units import TableUnits, table_units
 from littrace.read.options import MARKER, Claim, option_claims
 from littrace.read.records import PaperContext, SynthesisInput
 from littrace.read.text import norm, terms
-from littrace.read.views import paper_views, question_parts
+from littrace.read.views import paper_views, question_parts, work_of
 
 # A claim said of every paper at once.
 _EVERY = re.compile(r"\b(?:both|each|all|same)\b", re.IGNORECASE)
@@ -43,13 +43,19 @@ def _marked_segment(question: str, marker: str) -> str:
 
 
 def _claim_papers(
-    claim: Claim, question: str, contexts: Sequence[PaperContext], views: dict[str, str]
+    claim: Claim,
+    question: str,
+    contexts: Sequence[PaperContext],
+    views: dict[str, str],
+    position: tuple[int, int, list[str]],
 ) -> tuple[list[str], str]:
     """The selected papers a claim is about, and the question text it answers: the paper
     the question mentions after the claim's marker (the text it answers: the question's
-    stem before the first marker, and what follows the claim's), else the papers whose view
-    of the question (``views``, :mod:`littrace.read.views`) shares most of the claim's
-    words, else all."""
+    stem before the first marker, and what follows the claim's), else for a bare value
+    (``position``: its place among the option's ``claims``, and the works in the order the
+    question names them) the work at its place, else the papers whose view of the question
+    (``views``, :mod:`littrace.read.views`) shares most of the claim's words, else all."""
+    index, claims, order = position
     segment = _marked_segment(question, claim.marker)
     if segment:
         works = {
@@ -62,6 +68,11 @@ def _claim_papers(
             first = MARKER.search(question)
             stem = question[: first.start()] if first else ""
             return about, f"{stem} {segment}"
+    if not terms(without_numbers(claim.text)) and len(order) == claims:
+        # Bare values, one per work, follow the order the question names the works in
+        # ("the ICLR 2024 paper ... and the 2025 paper ...": "8,192 / 16,384").
+        work = order[index]
+        return [c.paper_id for c in contexts if work_of(c.paper) == work], question
     held = {paper_id: set(terms(view)) for paper_id, view in views.items()}
     shared = set.intersection(*held.values()) if held else set()
     said = set(terms(without_numbers(claim.text))) - shared
@@ -115,10 +126,21 @@ def claim_support(
     given = numbers(question.question)
     given_values, given_texts = {n.value for n in given}, {n.text for n in given}
     support = {}
+    order = list(
+        dict.fromkeys(
+            work
+            for part in question_parts(question.question, [c.paper for c in contexts])
+            for work in sorted(part.works)
+            if len(part.works) == 1
+        )
+    )
     for option in options:
         scores = []
-        for claim in claims[option.label]:
-            papers, asked_text = _claim_papers(claim, question.question, contexts, views)
+        made = claims[option.label]
+        for index, claim in enumerate(made):
+            papers, asked_text = _claim_papers(
+                claim, question.question, contexts, views, (index, len(made), order)
+            )
             asked = [t for t in dict.fromkeys(terms(asked_text)) if t not in told]
             weight = rarity(asked, owns)
             total = sum(weight.values())

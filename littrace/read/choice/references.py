@@ -28,8 +28,8 @@ from littrace.read.references import (
     same_title,
     same_work,
 )
-from littrace.read.text import terms
-from littrace.read.views import work_of
+from littrace.read.text import stem, terms
+from littrace.read.views import paper_views, work_of
 
 # An option naming a work by its authors and year: "et al.", "(2021)".
 _NAMES_WORK = re.compile(r"\bet al\b|\((?:19|20)\d\d\)")
@@ -46,6 +46,8 @@ _LONGER = re.compile(r"\b(?:longer|longest|larger|largest|more|most)\b", re.IGNO
 _SHORTER = re.compile(r"\b(?:shorter|shortest|smaller|smallest|fewer|fewest)\b", re.IGNORECASE)
 # An option that is a reference number: "26", "[26]".
 _REFERENCE_NUMBER = re.compile(r"\[?(\d+)\]?")
+# Where one claim of an option ends and the next begins: "...; ...", "... and ...".
+_CLAIM_SEPARATOR = re.compile(r"\s*;\s*|,?\s+and\s+|,\s+")
 # An option that is a year.
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # A title the question quotes ("Radford et al.'s 'Language models are unsupervised ...'"):
@@ -202,7 +204,7 @@ def reference_number_choice(question: Question, data: SynthesisInput) -> Choice 
     for option in options:
         printed = _REFERENCE_NUMBER.fullmatch(option.text.strip())
         if printed is None:
-            return None
+            return numbers_per_paper_choice(question, data)
         by_number[printed.group(1)] = option.label
     if not options:
         return None
@@ -239,6 +241,88 @@ def reference_number_choice(question: Question, data: SynthesisInput) -> Choice 
         return None
     why, fact = grounds[label]
     return Choice(label, support, why, [fact])
+
+
+def numbers_per_paper_choice(question: Question, data: SynthesisInput) -> Choice | None:
+    """For options giving a reference number per paper ("[67] in the medical-paper reader
+    and [36] in the citation reader"), the option whose every number is the one the paper
+    its words describe gives the work the question names by its author: each claim read in
+    the paper whose title, abstract and share of the question hold most of the words beside
+    its number that the other papers lack."""
+    options = question.multiple_choice_options or []
+    claims = {o.label: _numbered_claims(o.text) for o in options}
+    contexts = _with_references(data)
+    authors = named_authors(question.question)
+    if (
+        not options
+        or not authors
+        or len(contexts) < 2
+        or not all(len(c) >= 2 for c in claims.values())
+    ):
+        return None
+    # What the question says of each paper alone, where it says each its own part.
+    views = paper_views(question.question, [c.paper for c in contexts])
+    own = {p: view for p, view in views.items() if view != question.question}
+    said = {
+        c.paper_id: set(terms(f"{c.paper.title} {c.paper.abstract} {own.get(c.paper_id, '')}"))
+        for c in contexts
+    }
+    support = {o.label: 0.0 for o in options}
+    grounds: dict[str, tuple[str, list[Fact]]] = {}
+    for option_label, numbered in claims.items():
+        held = []
+        for number, words in numbered:
+            context = _described(words, contexts, said)
+            entry = _listed_as(context, number) if context else None
+            if context is None or entry is None or first_author_surname(entry) not in authors:
+                break
+            held.append((context, entry))
+        if held and len(held) == len(numbered):
+            support[option_label] = 1.0
+            grounds[option_label] = (
+                "; ".join(f"{c.paper_id} lists [{e.label}] {e.raw[:60]}" for c, e in held),
+                [Fact(c.paper_id, "", e.raw, None, "", e.label, "reference") for c, e in held],
+            )
+    label = winner(support)
+    if label is None:
+        return None
+    why, facts = grounds[label]
+    return Choice(label, support, why, facts)
+
+
+def _listed_as(context: PaperContext, number: str) -> Reference | None:
+    """The entry ``context``'s bibliography lists under the citation id ``number``."""
+    ids = citation_ids(context.references)
+    return next((e for e in context.references if ids[e.label] == number), None)
+
+
+def _numbered_claims(text: str) -> list[tuple[str, str]]:
+    """(reference number, the words beside it) for each part of an option that gives one
+    number ("[67] in the medical-paper reader"); empty unless every part does."""
+    found = []
+    for part in _CLAIM_SEPARATOR.split(text):
+        printed = [m for m in _REFERENCE_NUMBER.finditer(part) if m.group(0).startswith("[")]
+        if len(printed) != 1 or not terms(_REFERENCE_NUMBER.sub(" ", part)):
+            return []
+        found.append((printed[0].group(1), _REFERENCE_NUMBER.sub(" ", part)))
+    return found
+
+
+def _described(
+    words: str, contexts: list[PaperContext], said: dict[str, set[str]]
+) -> PaperContext | None:
+    """The paper of ``contexts`` that ``words`` describe: the one holding most of their terms
+    that no other paper holds; None when none or two hold as many."""
+    # "medical-paper reader" says "medical" too.
+    wanted = {stem(part) for term in terms(words) for part in (term, *term.split("-")) if part}
+    counts = []
+    for context in contexts:
+        others = set().union(*(said[c.paper_id] for c in contexts if c is not context))
+        counts.append((len(wanted & said[context.paper_id] - others), context))
+    counts.sort(key=lambda item: -item[0])
+    if not counts or counts[0][0] == 0 or (len(counts) > 1 and counts[1][0] == counts[0][0]):
+        return None
+    return counts[0][1]
 
 
 def entry_year_choice(question: Question, data: SynthesisInput) -> Choice | None:

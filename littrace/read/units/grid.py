@@ -47,10 +47,42 @@ def label_column_count(grid: Grid) -> int:
     width = grid_width(grid)
     count = 0
     for j in range(width):
-        if mostly_numbers(grid_cell(grid, i, j) for i in range(1, len(grid))):
+        body = [grid_cell(grid, i, j) for i in range(1, len(grid))]
+        if mostly_numbers(body) or _numbers_and_marks(body):
             break
         count += 1
+    # Columns headed alike but for a number ("stage 1 | stage 2") are values side by side,
+    # whatever they print (a settings table's "1e-3 | frozen").
+    siblings = _sibling_columns(grid)
+    if siblings is not None:
+        count = min(count, siblings)
     return max(1, min(count, width - 1))
+
+
+def _numbers_and_marks(texts: Sequence[str]) -> bool:
+    """Whether a column prints numbers and checks or crosses, mostly: the values of a
+    comparison ("✓ | ✗ ... 3451 | 3"), where a column of marks alone is a row's settings."""
+    filled = [text for text in texts if text and not PLACEHOLDER.fullmatch(text)]
+    numeric = sum(is_number(t) for t in filled)
+    marked = sum(is_mark(t) for t in filled)
+    return numeric > 0 and marked > 0 and numeric + marked >= 0.5 * len(filled)
+
+
+def _sibling_columns(grid: Grid) -> int | None:
+    """The first of the columns (two or more, to the last) whose first-row headers differ
+    only in their numbers ("stage 1", "stage 2"), or None."""
+    if not grid:
+        return None
+    heads = [grid_cell(grid, 0, j) for j in range(grid_width(grid))]
+    shape = [re.sub(r"\d+", "#", head) if re.search(r"\d", head) else "" for head in heads]
+    last = shape[-1]
+    if not last:
+        return None
+    first = len(shape) - 1
+    while first > 1 and shape[first - 1] == last:
+        first -= 1
+    distinct = {heads[j] for j in range(first, len(heads))}
+    return first if len(heads) - first >= 2 and len(distinct) == len(heads) - first else None
 
 
 def header_row_count(grid: Grid, labels: int) -> int:
@@ -80,6 +112,13 @@ def header_row_count(grid: Grid, labels: int) -> int:
         and said == [grid_cell(grid, 1, j) for j in range(labels)]
     ):
         return 0
+    if not value_columns and any(said):
+        # A table of settings ("config | stage 1 | stage 2"): rows naming a setting in their
+        # label cells are its body, numbers or not; unlabelled rows continue the header.
+        rows = 1
+        while rows < len(grid) - 1 and not any(grid_cell(grid, rows, j) for j in range(labels)):
+            rows += 1
+        return rows
     value_columns = value_columns or list(range(labels, width))
     for i in range(1, len(grid)):
         if mostly_numbers([grid_cell(grid, i, j) for j in value_columns]):

@@ -12,6 +12,7 @@ from littrace.read.units.own import OWN_TERM, marks_own
 from littrace.read.units.terms import (
     INITIALS_MARK,
     LANGUAGES,
+    ORDER_MARK,
     QUOTED_MARK,
     SYNONYMS,
     in_order,
@@ -119,14 +120,13 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
             hits += 1
             continue
         # A subscript run into a compound ("R-2f1" for R-2 with subscript f1) is its own term.
+        whole = _term_hits(printed, wanted, camel, shortened, symbols, initialisms, capitals)
         run_in = _RUN_IN.fullmatch(printed)
-        split = (
-            [printed]
-            if run_in is None or terms_match(printed, wanted)
-            else [run_in.group("base"), run_in.group("subscript")]
-        )
-        total += len(split) - 1
-        for term in split:
+        if run_in is None or whole == 1.0:
+            hits += whole
+            continue
+        total += 1
+        for term in (run_in.group("base"), run_in.group("subscript")):
             hits += _term_hits(term, wanted, camel, shortened, symbols, initialisms, capitals)
     return hits, total
 
@@ -199,6 +199,7 @@ def _term_hits(
     if (
         terms_match(term, wanted)
         or _abbreviates(term, wanted)
+        or _cuts_words(term, wanted)
         or (term in shortened and _shortens(term, wanted))
         or (term in symbols and _names_symbol(term, wanted))
         or (term in initialisms and INITIALS_MARK + term in wanted)
@@ -249,6 +250,25 @@ def _abbreviates(term: str, wanted: frozenset[str]) -> bool:
         ):
             return True
     return False
+
+
+def _cuts_words(term: str, wanted: frozenset[str]) -> bool:
+    """Whether a compound label cuts words the question prints close together in its order,
+    each part the start of one, the last two letters or more: "p-Si" for "p-type silicon"
+    (not for "n-type silicon")."""
+    parts = term.split("-")
+    if not 1 < len(parts) <= 3 or not all(p.isalpha() for p in parts) or len(parts[-1]) < 2:
+        return False
+    after: dict[str, set[str]] = {}
+    for mark in wanted:
+        if mark.startswith(ORDER_MARK):
+            first, then = mark[len(ORDER_MARK) :].split(">", 1)
+            after.setdefault(first, set()).add(then)
+    chains = [[word] for word in after if word.startswith(parts[0])]
+    for part in parts[1:]:
+        chains = [[*c, w] for c in chains for w in after.get(c[-1], ()) if w.startswith(part)]
+    # A cut, not the words whole (those the parts themselves name).
+    return any(any(len(w) > len(p) for w, p in zip(chain, parts, strict=True)) for chain in chains)
 
 
 _COMPOUND = re.compile(r"[-/@]")

@@ -82,6 +82,8 @@ LANGUAGES = {
 # inflection or derivation ("pretraining" ~ "pretrain"), not another word ("GROBIDCRF" is
 # not "GROBID").
 _STEM_PREFIX = 5
+# Words this long may be misspelt in print and still be named (see _transposed).
+_TYPO_LETTERS = 7
 _SUFFIX = re.compile(
     r"|e|d|s|es|ed|er|ers|ing|ings|ion|ions|ation|ations|al|ally|ly|ment|ments|ity|ive|ness"
     r"|ize|ized|ise|ised|ization|isation"
@@ -249,8 +251,23 @@ def terms_match(term: str, wanted: frozenset[str]) -> bool:
         and (
             other.startswith(term)
             or (term.startswith(other) and _SUFFIX.fullmatch(term[len(other) :]) is not None)
+            or _transposed(term, other)
         )
         for other in wanted
+    )
+
+
+def _transposed(a: str, b: str) -> bool:
+    """Whether two long words differ by two neighbouring letters swapped, the commonest typo
+    ("Wikipeida" for "Wikipedia")."""
+    if len(a) != len(b) or len(a) < _TYPO_LETTERS or a == b:
+        return False
+    apart = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return (
+        len(apart) == 2
+        and apart[1] == apart[0] + 1
+        and a[apart[0]] == b[apart[1]]
+        and (a[apart[1]] == b[apart[0]])
     )
 
 
