@@ -35,10 +35,9 @@ __all__ = [
 ]
 
 # Not glued to a word or a dot ("F1", "v2", the "3" of "1.2.3"); a leading-dot decimal
-# (".85") counts.
-# Thousands are grouped with a comma, which extraction may space ("3, 451 tools"); spaced,
-# not a list's items ("[31, 104]", "{64, 128}", "224, 336, and 448", "62, 74, 112, 121
-# days", "0-500, 500-1000").
+# (".85") counts. Thousands are grouped with a comma, which extraction may space ("3, 451
+# tools"): a spaced group is one number unless it is a list's items ("[31, 104]", "{64,
+# 128}", "224, 336, and 448", "62, 74, 112, 121 days", "0-500, 500-1000").
 _NUMBER = re.compile(
     r"(?<![\w.^])(?<!\^[-+−])[-+−]?(?:(?:\d{1,3}(?:,\d{3})+"
     r"|(?<![\[{,])(?<!, )\d{1,3}, \d{3}(?![\d.,\]})-]| ?,)|\d+)(?:\.\d+)?|\.\d+)"

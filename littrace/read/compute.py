@@ -280,7 +280,7 @@ def _stated_operands(data: SynthesisInput) -> list[Operand]:
 
 
 def _money(text: str, number: Number) -> str:
-    """ "$" when ``number`` is an amount of money in ``text``, else ""."""
+    """The unit of ``number`` in ``text`` when it is an amount of money ("$"), else ""."""
     before = text[max(0, number.start - 5) : number.start]
     if _CURRENCY_BEFORE.search(before) or _CURRENCY_AFTER.match(text, number.end):
         return "$"

@@ -16,9 +16,11 @@ Paper F1 is a third of the score, so the count matters as much as the choice:
    their evidence is sufficient and their score is within ``score_gap`` of the best
    reading's; a single-paper plan keeps one paper.
 5. Nothing relevant: the top candidate, so every answer names a paper.
-6. A question about a selected paper's reference at a position ("its reference [5]"), or
-   printing one of its author-year citations ("a corpus it cites as Lo et al., 2020"), adds
-   the read candidate that entry is (same title).
+6. A question about a selected paper's reference at a position ("its reference [5]"),
+   printing one of its author-year citations ("a corpus it cites as Lo et al., 2020"), or
+   going on to ask about a work it cites ("that cited dataset paper", "that BERT model's own
+   paper": the work cited by the sentence that best matches the question), adds the read
+   candidate that entry is (same title).
 7. Another record of a selected work (same title: an arXiv and a proceedings record) joins it.
 
 At most ``read.select.max_papers`` papers are returned, in candidate order.

@@ -28,7 +28,9 @@ option's number appearing in the located table proves nothing. Instead:
   :mod:`~littrace.read.choice.references`): the option printed in the entry at the asked
   position, or in the entries cited by the sentences that best match the question ("which
   work is cited for X"); when the options are reference numbers, the number a selected paper
-  gives the work the question names by its authors ("Head et al."); when the options are
+  gives the work the question names by its authors ("Head et al."), or one number per paper
+  ("[67] in the medical-paper reader and [36] in the citation reader"), each read in the
+  paper its words describe; when the options are
   years, the year a selected paper's entry for the work the question names (by its quoted
   title or its authors) prints, other than a year the question gives; when the options say
   what a work is cited for, the option the sentences citing the work the question names by
