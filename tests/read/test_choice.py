@@ -736,6 +736,21 @@ def test_a_claim_counting_things_is_read_where_the_sentence_counts_them() -> Non
     # B's "5" and A's "2" are printed, but not counting APIs.
     assert max(support, key=support.__getitem__) == "D"
     assert support["D"] > support["B"] > support["A"]
+    # A count printed with its magnitude ("37M") is read where it counts its noun too (dev3
+    # r2_01): "280M nodes" counts no unique paper nodes.
+    graph = _prose_paper(
+        "After de-duplication the graph holds 280M nodes, representing papers and authors.",
+        "After de-duplication the graph holds 37M unique paper nodes.",
+    )
+    nodes = ask(
+        "How many unique paper nodes does the graph hold after de-duplication, and how many "
+        "tools are selected from a category?",
+        ["280M unique paper nodes; 2-5 tools", "37M unique paper nodes; 2-5 tools"],
+        freeform=False,
+    )
+    data = SynthesisInput(nodes, Plan(), ["p1"], {"p1": graph}, {}, [])
+    support = claim_support(nodes, data)
+    assert support["B"] > support["A"]
 
 
 # Both directions of retrieval, printed with arrows (InternVL's Table 15).

@@ -66,8 +66,8 @@ MODIFIED_WEIGHT = 0.75
 # Words that end the clause before a number: what stands before them is not what it counts.
 # The conjunctions that join clauses.
 COORDINATING = frozenset({"and", "or", "but", "while", "whereas"})
-# A count as one word prints it: "3", "2-5", "2.5".
-_COUNT = re.compile(r"\d+(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?)?")
+# A count as one word prints it: "3", "2-5", "2.5", "37M".
+_COUNT = re.compile(r"\d+(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?|[KMB])?")
 # How far after its number a counted word may be printed ("3 APIs", "3 distinct APIs").
 _COUNT_REACH = 3
 
