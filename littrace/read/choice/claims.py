@@ -47,15 +47,14 @@ def _claim_papers(
     question: str,
     contexts: Sequence[PaperContext],
     views: dict[str, str],
-    position: tuple[int, int, list[str]],
+    placed: str | None,
 ) -> tuple[list[str], str]:
     """The selected papers a claim is about, and the question text it answers: the paper
     the question mentions after the claim's marker (the text it answers: the question's
-    stem before the first marker, and what follows the claim's), else for a bare value
-    (``position``: its place among the option's ``claims``, and the works in the order the
-    question names them) the work at its place, else the papers whose view of the question
+    stem before the first marker, and what follows the claim's), else for a bare value the
+    work at its place (``placed``: the work the question names at the claim's place among
+    the option's, when it names one per claim), else the papers whose view of the question
     (``views``, :mod:`littrace.read.views`) shares most of the claim's words, else all."""
-    index, claims, order = position
     segment = _marked_segment(question, claim.marker)
     if segment:
         works = {
@@ -68,11 +67,10 @@ def _claim_papers(
             first = MARKER.search(question)
             stem = question[: first.start()] if first else ""
             return about, f"{stem} {segment}"
-    if not terms(without_numbers(claim.text)) and len(order) == claims:
+    if placed is not None and not terms(without_numbers(claim.text)):
         # Bare values, one per work, follow the order the question names the works in
         # ("the ICLR 2024 paper ... and the 2025 paper ...": "8,192 / 16,384").
-        work = order[index]
-        return [c.paper_id for c in contexts if work_of(c.paper) == work], question
+        return [c.paper_id for c in contexts if work_of(c.paper) == placed], question
     held = {paper_id: set(terms(view)) for paper_id, view in views.items()}
     shared = set.intersection(*held.values()) if held else set()
     said = set(terms(without_numbers(claim.text))) - shared
@@ -138,9 +136,8 @@ def claim_support(
         scores = []
         made = claims[option.label]
         for index, claim in enumerate(made):
-            papers, asked_text = _claim_papers(
-                claim, question.question, contexts, views, (index, len(made), order)
-            )
+            placed = order[index] if len(order) == len(made) else None
+            papers, asked_text = _claim_papers(claim, question.question, contexts, views, placed)
             asked = [t for t in dict.fromkeys(terms(asked_text)) if t not in told]
             weight = rarity(asked, owns)
             total = sum(weight.values())

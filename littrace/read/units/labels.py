@@ -12,9 +12,9 @@ from littrace.read.units.own import OWN_TERM, marks_own
 from littrace.read.units.terms import (
     INITIALS_MARK,
     LANGUAGES,
-    ORDER_MARK,
     QUOTED_MARK,
     SYNONYMS,
+    close_after,
     in_order,
     named_together,
     question_terms,
@@ -259,11 +259,7 @@ def _cuts_words(term: str, wanted: frozenset[str]) -> bool:
     parts = term.split("-")
     if not 1 < len(parts) <= 3 or not all(p.isalpha() for p in parts) or len(parts[-1]) < 2:
         return False
-    after: dict[str, set[str]] = {}
-    for mark in wanted:
-        if mark.startswith(ORDER_MARK):
-            first, then = mark[len(ORDER_MARK) :].split(">", 1)
-            after.setdefault(first, set()).add(then)
+    after = close_after(wanted)
     chains = [[word] for word in after if word.startswith(parts[0])]
     for part in parts[1:]:
         chains = [[*c, w] for c in chains for w in after.get(c[-1], ()) if w.startswith(part)]

@@ -159,8 +159,17 @@ def in_order(first: str, then: str, wanted: frozenset[str]) -> bool:
 def said_after(word: str, wanted: frozenset[str]) -> set[str]:
     """The terms the question (``wanted``) prints close after ``word`` ("highest" ->
     "flickr30k", "score" for "the highest Flickr30K score")."""
-    start = f"{ORDER_MARK}{_term_of(word)}>"
-    return {mark[len(start) :] for mark in wanted if mark.startswith(start)}
+    return close_after(wanted).get(_term_of(word), set())
+
+
+def close_after(wanted: frozenset[str]) -> dict[str, set[str]]:
+    """Each term the question (``wanted``) prints -> the terms it prints close after it."""
+    found: dict[str, set[str]] = {}
+    for mark in wanted:
+        if mark.startswith(ORDER_MARK):
+            first, then = mark[len(ORDER_MARK) :].split(">", 1)
+            found.setdefault(first, set()).add(then)
+    return found
 
 
 def named_together(parts: list[str], wanted: frozenset[str]) -> bool:
@@ -263,12 +272,10 @@ def _transposed(a: str, b: str) -> bool:
     if len(a) != len(b) or len(a) < _TYPO_LETTERS or a == b:
         return False
     apart = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-    return (
-        len(apart) == 2
-        and apart[1] == apart[0] + 1
-        and a[apart[0]] == b[apart[1]]
-        and (a[apart[1]] == b[apart[0]])
-    )
+    if len(apart) != 2 or apart[1] != apart[0] + 1:
+        return False
+    first, second = apart
+    return a[first] == b[second] and a[second] == b[first]
 
 
 _QUOTED = re.compile(r"""(?:(?<=\s)|^)['‘"“]([^'’"”]{1,40})['’"”](?!\w)""")
