@@ -66,6 +66,8 @@ from littrace.read.units import (
     question_terms,
     refers_to_own,
     run_in_bases,
+    run_in_subscripts,
+    stacked,
     table_cells,
     terms_match,
     transposed,
@@ -81,6 +83,8 @@ MIN_COLUMN_MATCH = 0.34
 NAMED_ROWS = "named rows"
 # A count of things the question states: "the five retrieval settings", "4 models".
 _STATED_COUNT = re.compile(r"\b([2-9]|1\d)\s+(?:[\w-]+\s+){0,3}?([^\W\d_][\w-]*s)\b")
+# A universal quantifier and the (up to two) words of what it ranges over.
+_EVERY = re.compile(r"\b(?:every|all(?: of)? (?:the|its|their))\s+([\w-]+(?:\s+[\w-]+)?)", re.I)
 # A column named in percent matches a table column printing no percentages this much.
 _NOT_PERCENT = 0.5
 _SPACE = re.compile(r"\s+")
@@ -148,18 +152,32 @@ def printed_label(text: str) -> str:
     return _SUBSCRIPTED_SYMBOL.sub(r"\1\2", _SPACE.sub(" ", bare).strip())
 
 
-def column_match(name: str, path: Sequence[str], question: frozenset[str]) -> float:
+def column_match(
+    name: str,
+    path: Sequence[str],
+    question: frozenset[str],
+    subscripts: frozenset[str] = frozenset(),
+) -> float:
     """How well a header ``path`` names the schema column ``name`` (see the module doc); a
-    unit in parentheses ("πt (TPa^-1)") may be left out of the header."""
-    held = _held(name, path)
+    unit in parentheses ("πt (TPa^-1)") may be left out of the header; ``subscripts``: those
+    the table runs into its headers (:func:`_subscripts`)."""
+    held = _held(name, path, subscripts)
     if held <= 0:
         return 0.0
     return held * (0.5 + 0.5 * path_score(path, question_terms(name) | question))
 
 
-def _held(name: str, path: Sequence[str]) -> float:
+def _subscripts(paths: dict[Slot, tuple[str, ...]]) -> frozenset[str]:
+    """The subscripts the table's headers run into a compound ("f1" of "R-2f1"), which a
+    header runs into another name too ("BSf1")."""
+    return run_in_subscripts(
+        question_terms(" ".join(label for path in paths.values() for label in path))
+    )
+
+
+def _held(name: str, path: Sequence[str], subscripts: frozenset[str] = frozenset()) -> float:
     """The share of the column ``name``'s terms that the header ``path`` prints."""
-    printed = run_in_bases(question_terms(" ".join(path)))
+    printed = run_in_bases(question_terms(" ".join(path)), subscripts)
     bare = _PARENTHESES.sub("", name)
     return max(label_share(name, printed), label_share(bare, printed) if terms(bare) else 0.0)
 
@@ -180,10 +198,11 @@ def _map_columns(
     question names outright); a column naming a spread ("Std") that no header names reads
     the column of the value before it, when that column prints "mean ± spread"
     (``spreads``)."""
+    subscripts = _subscripts(paths)
     scored = sorted(
         (
             (
-                column_match(column.name, path, question)
+                column_match(column.name, path, question, subscripts)
                 * (_NOT_PERCENT if "%" in column.name and percent and j not in percent else 1.0),
                 index,
                 j,
@@ -312,6 +331,18 @@ def _counted_keys(question_text: str, keys: Sequence[TableColumn]) -> set[int]:
         for m in _STATED_COUNT.finditer(spelled_as_digits(question_text))
         if any(terms_match(term, key_terms) for term in terms(" ".join(_singulars(m[2]))))
     }
+
+
+def _every_row(question_text: str, keys: Sequence[TableColumn], caption: str = "") -> bool:
+    """Whether the question asks for every row: "every row", or "every"/"all the" before
+    words that the ``keys`` columns' names or the ``caption`` hold ("every adaptation
+    method" under the caption "... for different adaptation methods")."""
+    row_terms = frozenset(terms(" ".join(key.name for key in keys)) + terms(caption))
+    for match in _EVERY.finditer(question_text):
+        said = terms(match[1])
+        if "row" in said or any(terms_match(term, row_terms) for term in said):
+            return True
+    return False
 
 
 def _singulars(plural: str) -> list[str]:
@@ -629,6 +660,7 @@ def _project_cells(
     glossary: Glossary | None = None,
     own_column: bool = False,
     named_levels: Sequence[int | None] = (),
+    caption: str = "",
 ) -> tuple[list[ProjectedRow], dict[str, tuple[str, ...]], float, str]:
     question = asked_terms(question_text)
     keys = [column for column in schema if column.is_row_key] or schema[:1]
@@ -680,7 +712,14 @@ def _project_cells(
     # Names that reach fewer rows than the question counts of what its key column holds
     # ("each of the five retrieval settings" for "Setting", two of them named) leave the
     # table's rows when it holds exactly that many.
-    if named and not (len(named) < len(kept) and len(kept) in _counted_keys(question_text, keys)):
+    # So do names beside a question that asks for every row, or for every one of what the
+    # key column or the caption says the rows are ("every adaptation method" of "...
+    # for different adaptation methods").
+    if (
+        named
+        and not (len(named) < len(kept) and len(kept) in _counted_keys(question_text, keys))
+        and not _every_row(question_text, keys, caption)
+    ):
         kept, narrowed_by = named, NAMED_ROWS
     conditioned, condition = _condition_rows(
         {path: rows[path] for path in kept}, question_text, set(mapped.values())
@@ -727,8 +766,9 @@ def _repeating_level(paths: dict[Slot, tuple[str, ...]], values: list[TableColum
     alone ("Pass" under "I1-Inst.", "I1-Tool", ...; "Chamfer Distance" over "2D CSG",
     "3D CSG", ...)."""
     found: set[int] = set()
+    subscripts = _subscripts(paths)
     for column in values:
-        held = {j: _held(column.name, path) for j, path in paths.items()}
+        held = {j: _held(column.name, path, subscripts) for j, path in paths.items()}
         best = max(held.values(), default=0.0)
         if best < MIN_COLUMN_MATCH:
             continue
@@ -814,16 +854,19 @@ def project(
     subject: str = "",
     glossary: Glossary | None = None,
     own_column: bool = False,
+    caption: str = "",
 ) -> Projection | None:
     """The schema read off ``grid`` in the orientation whose headers carry it best, or None
     when no header names any value column (``subject``: the name of what the paper
     introduces, whose rows are its own method's; ``glossary``: the short forms the paper
     defines; ``own_column``: a value column no header names reads the one column of the
-    paper's own method, for a column that names the paper rather than a header)."""
+    paper's own method, for a column that names the paper rather than a header;
+    ``caption``: the table's, which may say what its rows are)."""
     best: Projection | None = None
     keys = [column for column in schema if column.is_row_key] or schema[:1]
-    for flipped in (False, True):
-        read = transposed(grid) if flipped else grid
+    # Read transposed, sub-tables stacked in one grid are read apart.
+    readings = [(False, grid)] + [(True, transposed(panel)) for panel in stacked(grid)]
+    for flipped, read in readings:
         cells = table_cells(read, flipped=flipped)
         if not cells:
             continue
@@ -836,6 +879,7 @@ def project(
             glossary,
             own_column,
             [_key_header_level(read, key.name) for key in keys],
+            caption,
         )
         if not rows or fit <= 0:
             continue

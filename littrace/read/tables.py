@@ -319,6 +319,7 @@ def best_projection(
             subject_name(context),
             table_glossary(context, obj),
             own_column,
+            obj.caption,
         )
         if found is None:
             continue

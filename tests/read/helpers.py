@@ -134,3 +134,17 @@ def with_hopper() -> PaperContext:
         references=(*paper.references, hopper),
         citations=(*paper.citations, citing),
     )
+
+
+# InternVL's Table 5: sub-table (a) over sub-table (b), each titled under it; (b) prints
+# the corner label "method" again over headers of its own.
+TITLED_BELOW = (
+    ("method", "#param", "1/16", "1/8", "1"),
+    ("ViT-22B [37]", "21.7B", "44.7", "47.2", "54.9"),
+    ("InternViT-6B (ours)", "5.9B", "46.5", "50.0", "57.2"),
+    ("(a) Few-shot semantic segmentation with limited training data.", "", "", "", ""),
+    ("method", "decoder", "#param (train/total)", "crop size", "mIoU"),
+    ("ViT-22B frozen [37]", "Linear", "0.9M / 21.7B", "504", "34.6"),
+    ("InternViT-6B frozen (ours)", "Linear", "0.5M / 5.9B", "504", "47.2"),
+    ("(b) Semantic segmentation performance in three different settings.", "", "", "", ""),
+)

@@ -518,6 +518,18 @@ def test_a_paragraphs_run_in_heading_is_named_by_each_of_its_sentences() -> None
     assert _sentence_choice(question, ["0.4M", "12M", "37M", "237M"], unheaded) is None
 
 
+def test_a_name_running_two_question_words_together_names_them_in_a_sentence() -> None:
+    # SciBERT (EMNLP 2019) §5: its in-domain vocabulary is printed as "SCIVOCAB".
+    paper = _prose_paper(
+        "Averaged across datasets, we observe +3.25 F1 when finetuning.",
+        "Averaged across datasets, we observe +0.60 F1 when using SCIVOCAB.",
+    )
+    question = "How much F1 does its scientific vocabulary add on average across datasets?"
+    picked = _sentence_choice(question, ["+3.25 F1", "+0.49 F1", "+1.13 F1", "+0.60 F1"], paper)
+    assert picked is not None and picked.label == "D"
+    assert picked.support["A"] < picked.support["D"]
+
+
 def test_words_describing_the_paper_in_its_abstracts_words_count_less_in_a_window() -> None:
     paper = _prose_paper(
         "The scientific literature holds 37M nodes.", "Author nodes number 12M in total."

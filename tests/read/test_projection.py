@@ -5,6 +5,7 @@ from __future__ import annotations
 from littrace.littraceqa import TableColumn
 from littrace.read.abbreviations import Glossary
 from littrace.read.projection import printed_label, project
+from tests.read.helpers import TITLED_BELOW
 
 # emnlp2025 MONAQ Table 1 (page 6), as extracted: a three-row header, a section row spread
 # over value cells, and the application domain printed after the numbers.
@@ -809,6 +810,21 @@ def test_a_subscript_run_into_a_header_leaves_it_naming_its_column() -> None:
     assert found is not None and found.columns["R-2"] == ("R-2f1",)
 
 
+def test_the_tables_run_in_subscript_sets_apart_a_name_it_ends() -> None:
+    # Multi-LexSum's Table 3 prints BERTScore with subscript f1, as R-2 is, run in: "BSf1".
+    grid = (
+        ("Models", "R-2f1", "BSf1", "Words"),
+        ("BART", "23.78", "39.55", "351.3"),
+        ("LED", "24.13", "39.10", "295.0"),
+    )
+    found = project(grid, _schema("Model", "R-2", "BS"), "What R-2 and BS do BART and LED get?")
+    assert found is not None and found.columns["BS"] == ("BSf1",)
+    # Without a run-in subscript elsewhere, a name's last letters are its own.
+    alone = (("Models", "BSf1", "Words"), ("BART", "39.55", "351.3"), ("LED", "39.10", "295.0"))
+    found = project(alone, _schema("Model", "BS"), "What BS do BART and LED get?")
+    assert found is None or "BS" not in found.columns
+
+
 # QFFT (arXiv 2025) Table 3, its blocks titled by method family and model size.
 SIZE_BLOCKS = (
     ("Method", "Avg Acc", "Avg AES"),
@@ -856,3 +872,48 @@ def test_a_sign_run_into_its_label_is_set_apart_where_the_table_sets_its_signs_a
     runs = (("Method", "F1"), ("SemEAGAT", "76.8"), ("-BiLSTM", "70.3"), ("-EA", "74.5"))
     found = project(runs, _schema("Method", "F1"), "Give the F1 of each ablation.")
     assert found is not None and [row.key for row in found.rows] == ["SemEAGAT", "-BiLSTM", "-EA"]
+
+
+# RAPT (arXiv 2022) Table 2, its rows the adaptation methods its caption names.
+ADAPTATION = (
+    ("Model", "GPT2 Medium", "GPT2 Large"),
+    ("Fine Tuning", "354,823,168", "774,030,080"),
+    ("Prompt Tuning", "270,336", "337,920"),
+    ("RAPT", "1,056,768", "1,812,480"),
+    ("Average", "118,716,757", "258,727,493"),
+)
+ADAPTATION_CAPTION = "Table 2: Number of trainable parameters for different adaptation methods."
+
+
+def test_a_question_asking_for_every_row_is_not_narrowed_by_the_rows_it_names() -> None:
+    schema = _schema("Model", "GPT2 Medium", "GPT2 Large")
+    describing = "A paper proposes retrieval-augmented prompt tuning (RAPT) with prompts. "
+    named = project(
+        ADAPTATION, schema, describing + "Give the parameters for GPT2 Medium and GPT2 Large."
+    )
+    assert named is not None and [row.key for row in named.rows] == ["Prompt Tuning", "RAPT"]
+    for ask, caption in (
+        ("For every adaptation method, give ...", ADAPTATION_CAPTION),
+        ("Give every row of that table, for GPT2 Medium and GPT2 Large.", ""),
+        ("For all the models, give GPT2 Medium and GPT2 Large.", ""),
+    ):
+        found = project(ADAPTATION, schema, describing + ask, caption=caption)
+        assert found is not None and len(found.rows) == 4, ask
+    # "Every" over what the rows are not (the columns' sizes) leaves the named rows.
+    found = project(
+        ADAPTATION, schema, describing + "For every GPT2 size, give ...", caption=ADAPTATION_CAPTION
+    )
+    assert found is not None and [row.key for row in found.rows] == ["Prompt Tuning", "RAPT"]
+
+
+def test_a_table_read_transposed_reads_its_stacked_sub_tables_apart() -> None:
+    # InternVL's Table 5: the fractions of training data are (a)'s columns; (b) stacks other
+    # measures under the same columns.
+    schema = _schema("Training data fraction", "InternViT-6B", "ViT-22B")
+    question = "With a linear classifier, what do InternViT-6B and ViT-22B score at each fraction?"
+    found = project(TITLED_BELOW, schema, question)
+    assert found is not None and found.transposed
+    rows = {
+        row.key: (row.values["InternViT-6B"].text, row.values["ViT-22B"].text) for row in found.rows
+    }
+    assert rows["1/16"] == ("46.5", "44.7") and rows["1"] == ("57.2", "54.9")

@@ -9,17 +9,20 @@ from littrace.read.abbreviations import Glossary
 from littrace.read.units import (
     align,
     asked_terms,
+    blends,
     header_row_count,
     label_column_count,
     label_share,
     question_terms,
     refers_to_own,
+    stacked,
     subject_terms,
     table_cells,
     terms_match,
     transposed,
     without_marks,
 )
+from tests.read.helpers import TITLED_BELOW
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "pdfs"
 
@@ -228,6 +231,19 @@ def test_a_repeated_header_block_takes_the_title_and_spanning_rows_printed_above
     assert paths["0.893±0.133"] == ("(a) AUC-ROC results", "γ= 20%", "AUC-ROC")
     assert paths["0.696±0.288"] == ("(b) AUC-PR results", "γ = 20%", "AUC-PR")
     assert paths["+6.74%"] == ("(b) AUC-PR results", "γ = 20%", "Δ Perf.")
+
+
+def test_a_sub_table_under_a_title_repeating_the_corner_label_gets_its_own_headers() -> None:
+    paths = {c.text: c.column_path for c in table_cells(TITLED_BELOW)}
+    assert paths["47.2"] == ("mIoU",)  # not under (a)'s "1/8", nor titled by (a)
+    assert paths["50.0"] == ("1/8",)
+    # Cut apart, each sub-table is read transposed on its own.
+    first, second = stacked(TITLED_BELOW)
+    assert first[0][0] == second[0][0] == "method" and len(first) == 4
+    assert stacked(STACKED)[1][0] == ("(b) AUC-PR results", "", "", "", "", "", "")
+    # Without a sub-table's title above it, a row printing the corner label is no header.
+    untitled = TITLED_BELOW[:3] + TITLED_BELOW[4:7]
+    assert len(stacked(untitled)) == 1
 
 
 def test_a_row_of_numbers_under_a_spanning_label_and_its_settings_tell_rows_apart() -> None:
@@ -871,8 +887,13 @@ def test_a_language_code_is_named_by_its_language() -> None:
     wanted = question_terms("What nDCG@10 does multi-vector retrieval obtain on Japanese?")
     assert label_share("ja", wanted) == 1.0
     assert label_share("ko", wanted) == 0.0
-    # A code is a language only as a column's whole, lower-case label.
-    assert label_share("ID", question_terms("the Indonesian split")) == 0.0
+    # In capitals ("EN" beside "Multi-Lingual" in M3-Embedding's Table 1), a code is named
+    # by its language's name, not by the code's letters as a word.
+    assert label_share("EN", question_terms("the English data from S2ORC")) == 1.0
+    assert label_share("EN", question_terms("the Japanese data")) == 0.0
+    assert label_share("IT", question_terms("what does it cost")) == 0.0
+    # A code is a language only as a column's whole label.
+    assert label_share("EN-DE", question_terms("English")) < 1.0
     # An option printing the code ("ru") names the row printing it.
     assert label_share("ru", question_terms("ru")) == 1.0
     assert label_share("ru", question_terms("fr")) == 0.0
@@ -1233,3 +1254,15 @@ def test_a_settings_table_reads_each_setting_row_under_its_stage_columns() -> No
     assert header_row_count(single, label_column_count(single)) == 1
     # Headers alike but for their numbers name values only where they end the row.
     assert label_column_count((("Run 1", "name", "x"), ("a", "b", "1"), ("c", "d", "2"))) == 2
+
+
+def test_a_blend_runs_two_neighbouring_question_words_together_in_order() -> None:
+    found = blends(["scientific", "vocabulary"])
+    assert found["scivocab"] == ("scientific", "vocabulary")
+    assert found["scivocabulary"] == ("scientific", "vocabulary")
+    # In the other order, with the first word cut past half of it, or with fewer than three
+    # letters of either word, it is no blend.
+    assert "scivocab" not in blends(["vocabulary", "scientific"])
+    assert "scientivocab" not in found
+    assert "scivo" not in found
+    assert "scvocab" not in found

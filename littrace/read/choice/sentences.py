@@ -29,7 +29,7 @@ from littrace.read.choice.counts import (
 from littrace.read.choice.units import Choice, contenders, prints_option, table_units, winner
 from littrace.read.records import Fact, SynthesisInput
 from littrace.read.text import contains_phrase, norm, sentences, terms
-from littrace.read.units import without_contrast
+from littrace.read.units import blends, without_contrast
 
 # Chunk kinds whose sentences are prose a question can be aligned with.
 _PROSE = ("title_abstract", "body")
@@ -57,7 +57,16 @@ class Window:
 def sentence_windows(data: SynthesisInput) -> list[Window]:
     """Each prose sentence of the selected papers with the sentences beside it in its
     paragraph; a paragraph's run-in heading ("Authors. Each node of this type ...") is named
-    by every sentence of the paragraph, since it says what they are about."""
+    by every sentence of the paragraph, since it says what they are about; a name running
+    two of the question's neighbouring words together names both ("SCIVOCAB" for
+    "scientific vocabulary")."""
+    said = terms(data.question.question)
+    blended = {name: pair for name, pair in blends(said).items() if name not in said}
+
+    def named(text: str) -> frozenset[str]:
+        own = terms(text)
+        return frozenset(own).union(*(blended[term] for term in own if term in blended))
+
     windows = []
     for paper_id in data.papers:
         context = data.contexts.get(paper_id)
@@ -70,7 +79,7 @@ def sentence_windows(data: SynthesisInput) -> list[Window]:
                 parts = sentences(paragraph)
                 heading = _RUN_IN_HEADING.match(paragraph)
                 topic = frozenset(terms(heading.group(1))) if heading else frozenset()
-                held = [frozenset(terms(part)) | topic for part in parts]
+                held = [named(part) | topic for part in parts]
                 for i, part in enumerate(parts):
                     around = frozenset().union(*held[max(0, i - 1) : i], *held[i + 1 : i + 2])
                     windows.append(Window(paper_id, chunk.chunk_id, part, held[i], around))

@@ -32,15 +32,17 @@ from littrace.read.units.align import (
     path_score,
     row_score,
 )
-from littrace.read.units.cells import TableCell, table_cells, transposed
+from littrace.read.units.cells import TableCell, stacked, table_cells, transposed
 from littrace.read.units.grid import header_labels, header_row_count, label_column_count
 from littrace.read.units.labels import (
     CITATION,
+    blends,
     label_share,
     named_terms,
     printed_as,
     prints_own,
     run_in_bases,
+    run_in_subscripts,
     without_marks,
 )
 from littrace.read.units.own import (
@@ -66,6 +68,7 @@ __all__ = [
     "TableCell",
     "align",
     "asked_terms",
+    "blends",
     "contrasted_terms",
     "header_labels",
     "header_row_count",
@@ -83,6 +86,8 @@ __all__ = [
     "refers_to_own",
     "row_score",
     "run_in_bases",
+    "run_in_subscripts",
+    "stacked",
     "subject_terms",
     "table_cells",
     "terms_match",

@@ -254,6 +254,25 @@ def _read_cells(
     return tuple(cells)
 
 
+def stacked(grid: Grid) -> list[Grid]:
+    """``grid`` cut into the sub-tables stacked in it, each from its own header block (see
+    :func:`~littrace.read.units.headers.repeats_header`): a table read transposed reads
+    them apart, since one column of the whole stacks values of different measures."""
+    labels = label_column_count(grid)
+    headers = header_row_count(grid, labels)
+    width = grid_width(grid)
+    starts = sorted(
+        {
+            block_start(grid, i, labels, width)
+            for i in range(headers, len(grid))
+            if repeats_header(grid, i, range(headers), labels)
+        }
+        - {0}
+    )
+    bounds = [0, *starts, len(grid)]
+    return [grid[a:b] for a, b in pairwise(bounds) if b > a]
+
+
 def side_by_side(
     grid: tuple[tuple[str, ...], ...],
 ) -> list[tuple[int, tuple[tuple[str, ...], ...]]]:

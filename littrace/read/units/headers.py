@@ -185,14 +185,25 @@ def _with_change_columns(
 
 def repeats_header(grid: Grid, i: int, header_rows: range, labels: int) -> bool:
     """Whether body row ``i`` starts another header block: it prints one of the top header
-    rows again (a stacked sub-table), with no numbers among its values."""
+    rows again (a stacked sub-table), with no numbers among its values; or, right under a
+    sub-table's title ("(a) Few-shot semantic segmentation ..."), it prints the top
+    header's corner label again ("method") over headers of its own, numbers in none of them
+    (a stacked sub-table measuring other things: InternVL's Table 5 (b))."""
     own = [grid_cell(grid, i, j) for j in range(grid_width(grid))]
     if mostly_numbers(own[labels:]) or not any(own[labels:] + own[:labels]):
         return False
+    titled = any(PANEL_TITLE.match(grid_cell(grid, k, 0)) for k in range(max(0, i - 2), i))
+    headed = (
+        titled
+        and sum(bool(text) for text in own[labels:]) >= 2
+        and not any(is_number(text) for text in own[labels:])
+    )
     for h in header_rows:
         top = [grid_cell(grid, h, j) for j in range(grid_width(grid))]
         shared = [j for j, text in enumerate(top) if text and not PLACEHOLDER.fullmatch(text)]
         if shared and sum(own[j] == top[j] for j in shared) / len(shared) >= 0.5:
+            return True
+        if headed and top[0] and not PLACEHOLDER.fullmatch(top[0]) and own[0] == top[0]:
             return True
     return False
 
@@ -200,7 +211,11 @@ def repeats_header(grid: Grid, i: int, header_rows: range, labels: int) -> bool:
 def block_start(grid: Grid, i: int, labels: int, width: int) -> int:
     """Where a repeated header block starting at row ``i`` begins: at the rows printed
     right above it that are no body rows (a sub-table title, "(b) AUC-PR results", a
-    spanning level such as "γ = 5% | γ = 10%"), at most three of them."""
+    spanning level such as "γ = 5% | γ = 10%"), at most three of them; where the table
+    prints its sub-tables' titles under them (it ends with one), a title above the block
+    is the one of the sub-table before."""
+    if _titles_below(grid):
+        return i
     start = i
     while start > 0 and i - start < 3:
         own = [grid_cell(grid, start - 1, j) for j in range(labels)]
@@ -210,6 +225,20 @@ def block_start(grid: Grid, i: int, labels: int, width: int) -> int:
             break
         start -= 1
     return start
+
+
+def _titles_below(grid: Grid) -> bool:
+    """Whether the table ends with a sub-table's title ("(b) Semantic segmentation ...",
+    wrapped over a row or two): its sub-tables are titled under them."""
+    texts = [
+        [text for j in range(grid_width(grid)) if (text := grid_cell(grid, i, j))]
+        for i in range(len(grid))
+    ]
+    last = [row for row in texts if row][-3:]
+    return any(
+        len(row) == 1 and PANEL_TITLE.match(row[0]) and all(len(after) == 1 for after in last[k:])
+        for k, row in enumerate(last)
+    )
 
 
 def _distinct_columns(paths: list[tuple[str, ...]], labels: int) -> list[tuple[str, ...]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Sequence
 
 from littrace.read.text import norm, terms
 from littrace.read.units.own import OWN_TERM, marks_own
@@ -88,9 +89,14 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
     if QUOTED_MARK + norm(label) in wanted or (OWN_TERM in wanted and marks_own(label)):
         return 1, 1
     # A language printed by its ISO 639-1 code, as multilingual results print them ("ja"),
-    # is named by its name or by the code itself (options that print codes).
+    # is named by its name or by the code itself (options that print codes). In capitals
+    # ("EN", "ID") the code may abbreviate something else, so only its language's name
+    # names it.
     code = label.strip()
     if code in LANGUAGES and code in wanted:
+        return 1, 1
+    spoken = LANGUAGES.get(code.lower()) if code.isupper() else None
+    if spoken and set(terms(spoken)) <= wanted:
         return 1, 1
     label = LANGUAGES.get(code, label)
     own = {SYNONYMS.get(t, t) for t in terms(CITATION.sub("", label))}
@@ -131,10 +137,29 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
     return hits, total
 
 
-def run_in_bases(printed: frozenset[str]) -> frozenset[str]:
+def run_in_bases(
+    printed: frozenset[str], subscripts: frozenset[str] = frozenset()
+) -> frozenset[str]:
     """``printed`` header terms with the base of each subscript run into one ("r-2" of
-    "r-2f1"), so that the header names the column "R-2"."""
-    return printed | {run_in["base"] for term in printed if (run_in := _RUN_IN.fullmatch(term))}
+    "r-2f1"), so that the header names the column "R-2"; and the base of a name that one of
+    the table's run-in ``subscripts`` (:func:`run_in_subscripts`) ends ("bs" of "bsf1"
+    beside "r-2f1": BS with subscript f1)."""
+    bases = {run_in["base"] for term in printed if (run_in := _RUN_IN.fullmatch(term))}
+    bases |= {
+        term[: -len(subscript)]
+        for term in printed
+        for subscript in subscripts
+        if term.endswith(subscript)
+        and term[: -len(subscript)].isalpha()
+        and len(term) - len(subscript) >= 2
+    }
+    return printed | bases
+
+
+def run_in_subscripts(printed: frozenset[str]) -> frozenset[str]:
+    """The subscripts a table's header terms ``printed`` run into a compound ("f1" of
+    "r-2f1")."""
+    return frozenset(run_in["subscript"] for term in printed if (run_in := _RUN_IN.fullmatch(term)))
 
 
 def _word_and_initials(term: str, wanted: frozenset[str]) -> bool:
@@ -182,6 +207,20 @@ def _runs_together(term: str, wanted: frozenset[str]) -> bool:
         ):
             return True
     return False
+
+
+def blends(said: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """The names that run two neighbouring words of ``said`` (a question's terms, in order)
+    together, each cut to its start, the first to at most half of it, with the words they
+    stand for: "scivocab" for "scientific vocabulary", "scibert" for "scientific BERT"."""
+    found: dict[str, tuple[str, str]] = {}
+    for first, then in itertools.pairwise(said):
+        if not (first.isalpha() and then.isalpha()):
+            continue
+        for cut in range(_PART_LETTERS, len(first) // 2 + 1):
+            for kept in range(_PART_LETTERS, len(then) + 1):
+                found.setdefault(first[:cut] + then[:kept], (first, then))
+    return found
 
 
 def _term_hits(
