@@ -1391,6 +1391,46 @@ def test_options_giving_a_number_per_paper_are_read_each_in_the_paper_its_words_
     )
 
 
+def test_numbers_per_paper_of_a_work_named_by_its_title_words_list_that_one_work() -> None:
+    from littrace.corpus.document import Reference
+
+    # dev3 r3_05: ScholarPhi is [44] in the medical-paper reader and [27] in the citation
+    # reader; the question names it by its title's words, not by its authors.
+    scholarphi = "Augmenting scientific papers with just-in-time, position-sensitive definitions"
+    other = "Scholarly information practices in the online environment"
+
+    def reader(paper_id: str, title: str, listed: dict[str, str]) -> PaperContext:
+        made = context(paper_id)
+        references = tuple(
+            Reference(paper_id, key, f"[{key}] Head. 2021. {work}.", 30, "Head", work)
+            for key, work in listed.items()
+        )
+        return replace(
+            made, paper=replace(made.paper, title=title, abstract=""), references=references
+        )
+
+    medical = reader(
+        "med", "PlainPaper: medical research papers for consumers", {"44": scholarphi, "27": other}
+    )
+    citing = reader(
+        "cite", "CiteLens: citations with reading history", {"27": scholarphi, "44": other}
+    )
+    options = [
+        "[27] in the medical-paper reader and [44] in the citation reader",
+        "[44] in the medical-paper reader and [44] in the citation reader",
+        "[44] in the medical-paper reader and [27] in the citation reader",
+    ]
+    question = (
+        "A reader of medical papers and a reader of citations both cite the CHI 2021 paper on "
+        "just-in-time, position-sensitive definitions of terms. Under which numbers?"
+    )
+    chosen = _choose_among(question, options, [medical, citing])
+    assert chosen is not None and chosen.label == "C"
+    # Numbers of one work the question does not describe choose nothing.
+    vague = "A reader of medical papers and a reader of citations cite one work. Which numbers?"
+    assert _choose_among(vague, options, [medical, citing]) is None
+
+
 def test_bare_values_one_per_work_follow_the_order_the_question_names_the_works() -> None:
     from littrace.read.choice import claim_support
 

@@ -246,20 +246,18 @@ def reference_number_choice(question: Question, data: SynthesisInput) -> Choice 
 def numbers_per_paper_choice(question: Question, data: SynthesisInput) -> Choice | None:
     """For options giving a reference number per paper ("[67] in the medical-paper reader
     and [36] in the citation reader"), the option whose every number is the one the paper
-    its words describe gives the work the question names by its author: each claim read in
-    the paper whose title, abstract and share of the question hold most of the words beside
-    its number that the other papers lack."""
+    its words describe gives the work the question names: by its author, else by its title's
+    words (every number one work, most of whose title the question says: "the CHI 2021
+    paper on just-in-time, position-sensitive definitions of terms and symbols"). Each
+    claim is read in the paper whose title, abstract and share of the question hold most
+    of the words beside its number that the other papers lack."""
     options = question.multiple_choice_options or []
     claims = {o.label: _numbered_claims(o.text) for o in options}
     contexts = _with_references(data)
     authors = named_authors(question.question)
-    if (
-        not options
-        or not authors
-        or len(contexts) < 2
-        or not all(len(c) >= 2 for c in claims.values())
-    ):
+    if not options or len(contexts) < 2 or not all(len(c) >= 2 for c in claims.values()):
         return None
+    asked = set(terms(question.question))
     # What the question says of each paper alone, where it says each its own part.
     views = paper_views(question.question, [c.paper for c in contexts])
     own = {p: view for p, view in views.items() if view != question.question}
@@ -274,11 +272,13 @@ def numbers_per_paper_choice(question: Question, data: SynthesisInput) -> Choice
         for number, words in numbered:
             context = _described(words, contexts, said)
             entry = _listed_as(context, number) if context else None
-            if context is None or entry is None or first_author_surname(entry) not in authors:
+            if context is None or entry is None:
+                break
+            if authors and first_author_surname(entry) not in authors:
                 break
             held.append((context, entry))
         if held and len(held) == len(numbered):
-            support[option_label] = 1.0
+            support[option_label] = 1.0 if authors else _titled_by(held, asked)
             grounds[option_label] = (
                 "; ".join(f"{c.paper_id} lists [{e.label}] {e.raw[:60]}" for c, e in held),
                 [Fact(c.paper_id, "", e.raw, None, "", e.label, "reference") for c, e in held],
@@ -288,6 +288,17 @@ def numbers_per_paper_choice(question: Question, data: SynthesisInput) -> Choice
         return None
     why, facts = grounds[label]
     return Choice(label, support, why, facts)
+
+
+def _titled_by(held: list[tuple[PaperContext, Reference]], asked: set[str]) -> float:
+    """The share of the title of the one work all ``held`` entries list that the question's
+    terms ``asked`` hold, when at least half; 0 for entries of different works."""
+    first = held[0][1]
+    if not all(same_work(first, entry) for _, entry in held[1:]):
+        return 0.0
+    title = set(terms(first.title or first.raw))
+    share = len(title & asked) / len(title) if title else 0.0
+    return round(share, 4) if share >= 0.5 else 0.0
 
 
 def _listed_as(context: PaperContext, number: str) -> Reference | None:
