@@ -1351,26 +1351,26 @@ def test_what_a_named_work_is_cited_for_is_read_in_the_sentences_citing_it() -> 
     assert citing_sentence_choice(record, data) is None
 
 
-def test_options_giving_a_number_per_paper_are_read_each_in_the_paper_its_words_describe() -> None:
+def _reader(paper_id: str, title: str, listed: dict[str, tuple[str, str]]) -> PaperContext:
+    """A paper titled ``title`` listing, under each number, a work (its author, its title)."""
     from littrace.corpus.document import Reference
 
+    made = context(paper_id)
+    references = tuple(
+        Reference(paper_id, key, f"[{key}] {author}. 2009. {work}.", 30, author, work)
+        for key, (author, work) in listed.items()
+    )
+    return replace(made, paper=replace(made.paper, title=title, abstract=""), references=references)
+
+
+def test_options_giving_a_number_per_paper_are_read_each_in_the_paper_its_words_describe() -> None:
     # dev4 s2_01: both readers cite Lopez's GROBID, [67] in the medical-paper reader and
     # [36] in the citation reader.
-    def reader(paper_id: str, title: str, listed: dict[str, str]) -> PaperContext:
-        made = context(paper_id)
-        references = tuple(
-            Reference(paper_id, key, f"[{key}] {author}. 2009. A tool.", 30, author, "A tool")
-            for key, author in listed.items()
-        )
-        paper = replace(made.paper, title=title, abstract="")
-        return replace(made, paper=paper, references=references)
-
-    medical = reader(
-        "med", "PlainPaper: medical research papers for consumers", {"67": "Lopez", "44": "Kim"}
+    lopez, kim = ("Lopez", "A tool"), ("Kim", "A tool")
+    medical = _reader(
+        "med", "PlainPaper: medical research papers for consumers", {"67": lopez, "44": kim}
     )
-    citing = reader(
-        "cite", "CiteLens: citations with reading history", {"36": "Lopez", "27": "Kim"}
-    )
+    citing = _reader("cite", "CiteLens: citations with reading history", {"36": lopez, "27": kim})
     options = [
         "[67] in the medical-paper reader and [27] in the citation reader",
         "[67] in the medical-paper reader and [36] in the citation reader",
@@ -1392,27 +1392,17 @@ def test_options_giving_a_number_per_paper_are_read_each_in_the_paper_its_words_
 
 
 def test_numbers_per_paper_of_a_work_named_by_its_title_words_list_that_one_work() -> None:
-    from littrace.corpus.document import Reference
-
     # dev3 r3_05: ScholarPhi is [44] in the medical-paper reader and [27] in the citation
     # reader; the question names it by its title's words, not by its authors.
-    scholarphi = "Augmenting scientific papers with just-in-time, position-sensitive definitions"
-    other = "Scholarly information practices in the online environment"
-
-    def reader(paper_id: str, title: str, listed: dict[str, str]) -> PaperContext:
-        made = context(paper_id)
-        references = tuple(
-            Reference(paper_id, key, f"[{key}] Head. 2021. {work}.", 30, "Head", work)
-            for key, work in listed.items()
-        )
-        return replace(
-            made, paper=replace(made.paper, title=title, abstract=""), references=references
-        )
-
-    medical = reader(
+    scholarphi = (
+        "Head",
+        "Augmenting scientific papers with just-in-time, position-sensitive definitions",
+    )
+    other = ("Palmer", "Scholarly information practices in the online environment")
+    medical = _reader(
         "med", "PlainPaper: medical research papers for consumers", {"44": scholarphi, "27": other}
     )
-    citing = reader(
+    citing = _reader(
         "cite", "CiteLens: citations with reading history", {"27": scholarphi, "44": other}
     )
     options = [
