@@ -6,7 +6,8 @@ that names it best (the share of the column name's terms the path holds, weighte
 much of the path the column name and the question name), so that every row reads the same
 table column. A schema column no header names takes the one column the question names
 outright (the "km" of "the Recall@100 of each setting for km queries"). The table is read
-both as printed and transposed; the orientation whose headers carry the schema wins. The one
+both as printed and transposed (its stacked sub-tables apart,
+:func:`~littrace.read.units.stacked`); the orientation whose headers carry the schema wins. The one
 row a question names is also read across the column groups its value columns repeat under
 ("ToolLLaMA-DFSDT's pass and win rates in each setting", :func:`_across_row`), a row per group.
 
@@ -18,7 +19,9 @@ value it names (a condition such as "whose application domain is Human Activity
 Recognition"), and rows whose value meets a bound it puts on a column ("more than 100
 samples", "an anomaly ratio above 30%": the column the words around the bound name, or the
 one column in percent), which selects first, the words naming some rows then describing the
-paper, and which no row summing up the others ("AVG", "Total") meets. A row's key is its
+paper, and which no row summing up the others ("AVG", "Total") meets. Names do not narrow
+the rows of a question asking for every row, or for every one of what the key column or the
+caption says the rows are ("every adaptation method"). A row's key is its
 innermost label as printed (NFKC-normalised, so "β₊" reads "β+"), or, when the rows kept share it ("SFT | QFFT | ∆" under each training set), the
 innermost label that tells them apart. Rows printing one label are kept apart by the
 settings they print ("InternVL-G" at image sizes 224, 336 and 448), and keyed by the value
