@@ -170,6 +170,21 @@ def spread(text: str) -> str | None:
 _PLUS_MINUS = re.compile(r"(?<=[\d%])\s*\(?\s*(?:±|\+/-|\+-)\s*(\d[\d.,]*)")
 
 
+def share(text: str) -> str | None:
+    """The share of a whole printed after a count as a percentage in parentheses, as
+    printed.
+
+    Example:
+        >>> share("28.9M (35.6%)"), share("42k (0.1%)"), share("27.30 (+1.2)")
+        ('35.6', '0.1', None)
+    """
+    found = _SHARE.search(text)
+    return found.group(1) if found else None
+
+
+_SHARE = re.compile(r"(?<=[\dA-Za-z])\s*\(\s*(\d[\d.]*)\s*%\s*\)")
+
+
 def decimals(printed: str) -> int:
     """Digits after the decimal point of a printed number, its power of ten counted
     (``"42.80"`` -> 2, ``"5 × 10−5"`` -> 5)."""

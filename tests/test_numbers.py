@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from littrace.numbers import first_number, numbers, parse_value, same_number, same_shown
+from littrace.numbers import (
+    first_number,
+    numbers,
+    parse_value,
+    same_number,
+    same_shown,
+    share,
+    spread,
+)
 
 
 @pytest.mark.parametrize(
@@ -97,3 +105,11 @@ def test_thousands_grouped_with_a_spaced_comma_are_one_number_but_list_items_are
     for listed in ("[31, 104]", "{64, 128}", "(224, 336, and 448)", "(180, 108, 129 days"):
         assert all(n.value < 1000 for n in numbers(listed)), listed
     assert [n.value for n in numbers("0-500, 500-1000")] == [0, 500, 500, 1000]
+
+
+def test_a_share_is_a_percentage_in_parentheses_after_a_count_not_a_signed_change() -> None:
+    assert share("28.9M (35.6%)") == "35.6"
+    assert share("42k (0.1%)") == "0.1"
+    assert share("27.30 (+1.2)") is None  # a change, not a share
+    assert share("(35.6%)") is None  # no count before it
+    assert spread("28.9M (35.6%)") is None

@@ -7,7 +7,10 @@ much of the path the column name and the question name), so that every row reads
 table column. A schema column no header names takes the one column the question names
 outright (the "km" of "the Recall@100 of each setting for km queries"). The table is read
 both as printed and transposed (its stacked sub-tables apart,
-:func:`~littrace.read.units.stacked`); the orientation whose headers carry the schema wins. The one
+:func:`~littrace.read.units.stacked`); the orientation whose headers carry the schema (a
+table without header rows: its caption), with a quarter more where the question names its
+rows, wins. A column naming a spread or a share reads the "± s" or "(s%)" printed after
+the values of the column before it. The one
 row a question names is also read across the column groups its value columns repeat under
 ("ToolLLaMA-DFSDT's pass and win rates in each setting", :func:`_across_row`), a row per group.
 
@@ -51,7 +54,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from littrace.littraceqa import TableColumn
-from littrace.numbers import parse_value, spelled_as_digits, spread
+from littrace.numbers import parse_value, share, spelled_as_digits, spread
 from littrace.read.abbreviations import Glossary, shortened_in, unclipped
 from littrace.read.bounds import bound_of
 from littrace.read.text import contains_phrase, norm, terms
@@ -84,6 +87,8 @@ Grid = Sequence[Sequence[str]]
 MIN_COLUMN_MATCH = 0.34
 # How a projection narrowed to the rows the question names says so.
 NAMED_ROWS = "named rows"
+# What naming the rows read adds to a reading's fit (of a table, of an orientation).
+ROWS_NAMED = 0.25
 # A count of things the question states: "the five retrieval settings", "4 models".
 _STATED_COUNT = re.compile(r"\b([2-9]|1\d)\s+(?:[\w-]+\s+){0,3}?([^\W\d_][\w-]*s)\b")
 # A universal quantifier and the (up to two) words of what it ranges over.
@@ -96,6 +101,8 @@ _SUBSCRIPTED_SYMBOL = re.compile(r"^([\u0391-\u03a9\u03b1-\u03c9]) (\w{1,3})$")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 # A column that names the spread of a value printed "mean ± spread".
 _SPREAD_NAME = re.compile(r"\b(?:std|stdev|sd|standard deviation|deviation|spread)\b|±", re.I)
+# A column that names the share of a count printed "28.9M (35.6%)".
+_SHARE_NAME = re.compile(r"%|\b(?:percent|percentage|share|proportion)\b", re.I)
 
 
 # A table column as one header block prints it: sub-tables stacked in one table share
@@ -136,6 +143,11 @@ class Projection:
     def names_rows(self) -> bool:
         """Whether the question names the rows read (or the one row read across)."""
         return self.narrowed_by == NAMED_ROWS or bool(self.across)
+
+    @property
+    def rank(self) -> float:
+        """How well the reading answers: its ``fit``, and the question naming its rows."""
+        return self.fit + ROWS_NAMED * self.names_rows
 
 
 _LEADING_ARROW = re.compile(r"^\s*[→⇒↦➔]+\s*")
@@ -192,6 +204,7 @@ def _map_columns(
     percent: frozenset[Slot] = frozenset(),
     own: frozenset[Slot] | None = None,
     spreads: frozenset[Slot] = frozenset(),
+    shares: frozenset[Slot] = frozenset(),
 ) -> tuple[dict[str, Slot], float]:
     """Each value column's table column (distinct, by its slot in ``paths``), and the mean
     match over value columns; a column named in percent ("Kept after stage 1 (%)") is read
@@ -200,7 +213,8 @@ def _map_columns(
     own method, read by a column no header names (when given, instead of the column the
     question names outright); a column naming a spread ("Std") that no header names reads
     the column of the value before it, when that column prints "mean ± spread"
-    (``spreads``)."""
+    (``spreads``), as a column naming a share ("Percent of all papers") does, when that
+    column prints "count (share%)" (``shares``)."""
     subscripts = _subscripts(paths)
     scored = sorted(
         (
@@ -225,7 +239,10 @@ def _map_columns(
         total += score
     for before, column in pairwise(values):
         slot = mapped.get(before.name)
-        if column.name not in mapped and slot in spreads and _SPREAD_NAME.search(column.name):
+        if column.name not in mapped and (
+            (slot in spreads and _SPREAD_NAME.search(column.name))
+            or (slot in shares and _SHARE_NAME.search(column.name))
+        ):
             mapped[column.name] = slot
             total += MIN_COLUMN_MATCH
     unmapped = [column.name for column in values if column.name not in mapped]
@@ -249,9 +266,10 @@ def _map_columns(
     return mapped, total / len(values) if values else MIN_COLUMN_MATCH
 
 
-def _spread_cell(cell: TableCell) -> TableCell:
-    """The cell read as its spread ("0.288" of "0.696±0.288")."""
-    printed = spread(cell.text) or ""
+def _companion_cell(cell: TableCell) -> TableCell:
+    """The cell read as the value printed after its own: its spread ("0.288" of
+    "0.696±0.288") or its share ("35.6" of "28.9M (35.6%)")."""
+    printed = spread(cell.text) or share(cell.text) or ""
     return replace(cell, text=printed, value=parse_value(printed))
 
 
@@ -679,17 +697,20 @@ def _project_cells(
     percent = frozenset(j for j, marks in printed.items() if sum(marks) > len(marks) / 2)
     spread_counts = Counter(_slot(cell) for cell in cells if spread(cell.text) is not None)
     spreads = frozenset(j for j, n in spread_counts.items() if n > len(printed[j]) / 2)
+    share_counts = Counter(_slot(cell) for cell in cells if share(cell.text) is not None)
+    shares = frozenset(j for j, n in share_counts.items() if n > len(printed[j]) / 2)
     own = (
         frozenset(j for j, path in paths.items() if prints_own(path, subject))
         if own_column
         else None
     )
-    mapped, fit = _map_columns(paths, values, question, percent, own, spreads)
-    # A column mapped to the slot of a column before it reads the spread printed there.
+    mapped, fit = _map_columns(paths, values, question, percent, own, spreads, shares)
+    # A column mapped to the slot of a column before it reads the spread or share printed
+    # there.
     first_of: dict[Slot, str] = {}
     for name, j in mapped.items():
         first_of.setdefault(j, name)
-    spread_names = {name for name, j in mapped.items() if first_of[j] != name}
+    companion_names = {name for name, j in mapped.items() if first_of[j] != name}
     rows = _rows_of(cells)
     kept = [path for path in rows if not values or any(j in rows[path] for j in mapped.values())]
     kept = _answering(kept, rows, set(mapped.values()))
@@ -747,7 +768,7 @@ def _project_cells(
             printed_keys[path],
             path,
             {
-                name: _spread_cell(rows[path][j]) if name in spread_names else rows[path][j]
+                name: _companion_cell(rows[path][j]) if name in companion_names else rows[path][j]
                 for name, j in mapped.items()
                 if j in rows[path]
             },
@@ -870,7 +891,8 @@ def project(
     # Read transposed, sub-tables stacked in one grid are read apart.
     readings = [(False, grid)] + [(True, transposed(panel)) for panel in stacked(grid)]
     for flipped, read in readings:
-        cells = table_cells(read, flipped=flipped)
+        # A table without header rows has its caption say what every column holds.
+        cells = table_cells(read, "" if flipped else caption, flipped=flipped)
         if not cells:
             continue
         rows, columns, fit, narrowed_by = _project_cells(
@@ -886,8 +908,9 @@ def project(
         )
         if not rows or fit <= 0:
             continue
-        if best is None or fit > best.fit:
-            best = Projection(rows, columns, fit, flipped, narrowed_by)
+        found = Projection(rows, columns, fit, flipped, narrowed_by)
+        if best is None or found.rank > best.rank:
+            best = found
     across = _across_row(table_cells(grid), schema, question_text, entities, subject, glossary)
     if across is not None:
         label, cells = across

@@ -40,14 +40,11 @@ from littrace.read.abbreviations import table_glossary
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.cross_paper import Cue, column_papers, join_rows, names_entity
 from littrace.read.localize import caption_named, paper_candidates
-from littrace.read.projection import MIN_COLUMN_MATCH, Projection, project
+from littrace.read.projection import MIN_COLUMN_MATCH, ROWS_NAMED, Projection, project
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import citation_ids
 from littrace.read.text import asking_clause, contains_phrase, coverage, sentences, terms
 from littrace.read.units import table_cells
-
-# What naming the table's rows, or the localizer finding it, adds to a table's schema fit.
-_ROWS_NAMED = 0.25
 
 _TRUE = {"yes", "true", "y", "1", "✓", "x"}
 _FALSE = {"no", "false", "n", "0", "✗", "-"}
@@ -331,11 +328,10 @@ def best_projection(
         # hyperparameter-robustness study" for "Hyperparameter robustness on ...").
         only_here = {name for name in captions[obj.object_id] if printed_in[name] == 1}
         fit = (
-            found.fit
-            + _ROWS_NAMED * found.names_rows
-            + _ROWS_NAMED * bool(only_here.intersection(query))
-            + _ROWS_NAMED * (obj.scorer_id in located)
-            + _ROWS_NAMED / 2 * (caption_named(obj.caption, set(query), identifying) > 0)
+            found.rank
+            + ROWS_NAMED * bool(only_here.intersection(query))
+            + ROWS_NAMED * (obj.scorer_id in located)
+            + ROWS_NAMED / 2 * (caption_named(obj.caption, set(query), identifying) > 0)
         )
         rank = (round(fit, 6), coverage(query, f"{obj.caption} {headers}"))
         if best is None or rank > best[0]:

@@ -917,3 +917,54 @@ def test_a_table_read_transposed_reads_its_stacked_sub_tables_apart() -> None:
         row.key: (row.values["InternViT-6B"].text, row.values["ViT-22B"].text) for row in found.rows
     }
     assert rows["1/16"] == ("46.5", "44.7") and rows["1"] == ("57.2", "54.9")
+
+
+def test_a_bulleted_breakdown_read_transposed_stands_under_the_item_above_it() -> None:
+    # CiteSee (CHI '23) Table 2: each action's breakdown printed as "- X" rows below it.
+    grid = (
+        ("Action", "P1", "P2", "P3", "P4", "AVG", "SD"),
+        ("Paper Opens", "77", "48", "17", "33", "39.3", "21.0"),
+        ("Card Opens", "62", "96", "155", "207", "110.8", "57.9"),
+        ("- FamiliarCite", "13%", "15%", "17%", "4%", "19%", "12%"),
+        ("- RencontrdCite", "42%", "40%", "49%", "35%", "37%", "10%"),
+        ("Paper Saves", "33", "14", "29", "14", "25.8", "12.2"),
+        ("- FamiliarCite", "6%", "14%", "10%", "7%", "12%", "7%"),
+        ("- RencontrdCite", "9%", "21%", "34%", "36%", "33%", "15%"),
+    )
+    schema = _schema("Participant", "Paper Saves", "RencontrdCite share of saves (%)")
+    question = (
+        "Which participants saved more than 30% of their papers from reencountered citations? "
+        "Give the total number of paper saves and that percentage."
+    )
+    found = project(grid, schema, question)
+    assert found is not None and found.transposed
+    assert found.columns["RencontrdCite share of saves (%)"] == ("Paper Saves", "- RencontrdCite")
+    assert [(row.key, row.values["Paper Saves"].text) for row in found.rows] == [
+        ("P3", "29"),
+        ("P4", "14"),
+    ]
+
+
+def test_a_column_naming_a_share_reads_the_share_printed_after_each_count() -> None:
+    # S2ORC (ACL 2020) Table 3: no header row, each count printed with its share of all.
+    grid = (
+        ("Total papers", "81.1M"),
+        ("Papers w/ PDF", "28.9M (35.6%)"),
+        ("Papers w/ bibliographies", "27.6M (34.1%)"),
+        ("Papers w/ GROBID full text", "8.1M (10.0%)"),
+        ("Papers w/ LaTeX full text", "1.5M (1.8%)"),
+    )
+    caption = "Table 3: Statistics on paper provenance, papers in S2ORC."
+    schema = _schema("Statistic", "Papers (millions)", "Percent of all papers")
+    question = (
+        "Give, for papers with a PDF and papers with GROBID full text, the count of papers "
+        "(in millions) and the percentage of all papers."
+    )
+    found = project(grid, schema, question, caption=caption)
+    assert found is not None and not found.transposed
+    read = {
+        row.key: (row.values["Papers (millions)"].text, row.values["Percent of all papers"].text)
+        for row in found.rows
+    }
+    assert read["Papers w/ PDF"] == ("28.9M (35.6%)", "35.6")
+    assert read["Papers w/ GROBID full text"] == ("8.1M (10.0%)", "10.0")

@@ -264,7 +264,27 @@ def header_paths(
     """Each column's path under the header rows ``header_grid`` (``body``: the rows of
     ``grid`` they head)."""
     paths = _column_paths(header_grid, range(len(header_grid)), labels, width)
+    paths = _under_their_items(paths, labels)
     return _distinct_columns(_with_change_columns(grid, paths, body, labels), labels)
+
+
+# A sub-item's bullet: a dash and a space before its label ("- RencontrdCite").
+_BULLET = re.compile(r"[-–−]\s+\S")
+
+
+def _under_their_items(paths: list[tuple[str, ...]], labels: int) -> list[tuple[str, ...]]:
+    """Column ``paths`` with each bulleted sub-item ("- RencontrdCite") under the item
+    before it that has no bullet ("Paper Saves"): a table printing its breakdowns as rows,
+    read transposed ("Paper Opens | - FamiliarCite | ... | Paper Saves | - FamiliarCite")."""
+    found: list[tuple[str, ...]] = []
+    item = ""
+    for j, path in enumerate(paths):
+        if j >= labels and path and _BULLET.match(path[-1]):
+            found.append((*path[:-1], item, path[-1]) if item else path)
+            continue
+        item = path[-1] if j >= labels and path else ""
+        found.append(path)
+    return found
 
 
 def band_headers(
