@@ -266,6 +266,15 @@ def _map_columns(
     return mapped, total / len(values) if values else MIN_COLUMN_MATCH
 
 
+def _mostly_printing(cells: list[TableCell], prints: Callable[[str], bool]) -> frozenset[Slot]:
+    """The table columns (slots) more than half of whose cells ``prints`` holds of: those
+    printing percentages, "mean ± spread", "count (share%)"."""
+    held: dict[Slot, list[bool]] = {}
+    for cell in cells:
+        held.setdefault(_slot(cell), []).append(prints(cell.text))
+    return frozenset(j for j, found in held.items() if sum(found) > len(found) / 2)
+
+
 def _companion_cell(cell: TableCell) -> TableCell:
     """The cell read as the value printed after its own: its spread ("0.288" of
     "0.696±0.288") or its share ("35.6" of "28.9M (35.6%)")."""
@@ -691,14 +700,9 @@ def _project_cells(
         _slot(cell): glossary.spelled_out(cell.column_path) if glossary else cell.column_path
         for cell in cells
     }
-    printed: dict[Slot, list[bool]] = {}
-    for cell in cells:
-        printed.setdefault(_slot(cell), []).append(cell.text.rstrip().endswith("%"))
-    percent = frozenset(j for j, marks in printed.items() if sum(marks) > len(marks) / 2)
-    spread_counts = Counter(_slot(cell) for cell in cells if spread(cell.text) is not None)
-    spreads = frozenset(j for j, n in spread_counts.items() if n > len(printed[j]) / 2)
-    share_counts = Counter(_slot(cell) for cell in cells if share(cell.text) is not None)
-    shares = frozenset(j for j, n in share_counts.items() if n > len(printed[j]) / 2)
+    percent = _mostly_printing(cells, lambda text: text.rstrip().endswith("%"))
+    spreads = _mostly_printing(cells, lambda text: spread(text) is not None)
+    shares = _mostly_printing(cells, lambda text: share(text) is not None)
     own = (
         frozenset(j for j, path in paths.items() if prints_own(path, subject))
         if own_column

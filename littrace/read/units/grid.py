@@ -62,7 +62,7 @@ def label_column_count(grid: Grid) -> int:
 def _numbers_and_marks(texts: Sequence[str]) -> bool:
     """Whether a column prints numbers and checks or crosses, mostly: the values of a
     comparison ("✓ | ✗ ... 3451 | 3"), where a column of marks alone is a row's settings."""
-    filled = [text for text in texts if text and not PLACEHOLDER.fullmatch(text)]
+    filled = _filled(texts)
     numeric = sum(is_number(t) for t in filled)
     marked = sum(is_mark(t) for t in filled)
     return numeric > 0 and marked > 0 and numeric + marked >= 0.5 * len(filled)
@@ -230,8 +230,13 @@ def header_labels(grid: Grid) -> list[str]:
 
 
 def mostly_numbers(texts: Iterable[str]) -> bool:
-    filled = [text for text in texts if text and not PLACEHOLDER.fullmatch(text)]
+    filled = _filled(texts)
     return bool(filled) and sum(is_number(t) for t in filled) / len(filled) >= 0.5
+
+
+def _filled(texts: Iterable[str]) -> list[str]:
+    """The cells of ``texts`` that print something other than a placeholder ("–", "n/a")."""
+    return [text for text in texts if text and not PLACEHOLDER.fullmatch(text)]
 
 
 # A check or cross printed as a row's setting ("✓ | · | ✓": which inputs an agent uses).
