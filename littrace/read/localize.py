@@ -144,6 +144,25 @@ def lead_in(context: PaperContext, obj: PaperObject) -> str:
     return block.text[-LEAD_IN_CHARS:]
 
 
+def follow_on(context: PaperContext, obj: PaperObject) -> str:
+    """The start of the body block printed right below ``obj`` in its column: what a display
+    is followed by ("where h is the bandwidth", "Here, p(·) is the softmax")."""
+    x0, _, x1, y1 = obj.bbox
+    below = [
+        block
+        for block in context.blocks
+        if block.page == obj.page
+        and block.bbox[1] >= y1 - LEAD_IN_SLACK
+        and min(block.bbox[2], x1) - max(block.bbox[0], x0) > 0
+    ]
+    if not below:
+        return ""
+    block = min(below, key=lambda b: b.bbox[1])
+    if block.bbox[1] - y1 > LEAD_IN_GAP:
+        return ""
+    return block.text[:LEAD_IN_CHARS]
+
+
 def _sentence_item(
     context: PaperContext, pages: list[tuple[int, str]], chunk: Chunk, sentence: str, score: float
 ) -> EvidenceItem:
@@ -536,13 +555,14 @@ def ground_evidence(
     computed: bool = False,
 ) -> list[EvidenceItem]:
     """``evidence`` pointing where the answer was read (``grounds``: the table cells a
-    choice by alignment rests on, or the cells and stated numbers a value was ``computed``
-    from). A table read takes the place of the paper's other table evidence (a sentence
-    read, of its other sentences); a number stated in a sentence that a value was computed
-    from, of the paper's tables, figures and sentences, where the localizer looked for a
-    printed value. Either is the paper's evidence when it has none; citations stay (the
-    question may be about them), and a paper evidenced by a figure keeps it when a table
-    only confirms the value.
+    choice by alignment rests on, the equation a question describes, or the cells and
+    stated numbers a value was ``computed`` from). A table read takes the place of the
+    paper's other table evidence (a sentence read, of its other sentences; an equation or
+    algorithm read, of all its evidence); a number stated in a sentence that a value was
+    computed from, of the paper's tables, figures and sentences, where the localizer looked
+    for a printed value. Either is the paper's evidence when it has none; citations stay
+    (the question may be about them), and a paper evidenced by a figure keeps it when a
+    table only confirms the value.
 
     Example:
         >>> ground_evidence(items, synthesis.grounds, contexts)  # doctest: +SKIP
@@ -576,16 +596,30 @@ def ground_evidence(
 
 
 # What a read answer replaces in its paper's evidence: the other items of its kind.
-_READ_REPLACES: dict[str, set[str]] = {"table": {"table"}, "text_span": {"text_span"}}
+_READ_REPLACES: dict[str, set[str]] = {
+    "table": {"table"},
+    "text_span": {"text_span"},
+    # An equation or algorithm read is what the question asks for (which display it
+    # describes): it alone is its paper's evidence.
+    "equation_algorithm": {
+        "table",
+        "figure",
+        "equation_algorithm",
+        "text_span",
+        "citation_context",
+    },
+}
 # What an operand a value was computed from replaces: where a printed value was sought.
 _COMPUTED_REPLACES: dict[str, set[str]] = {
     "table": {"table"},
     "text_span": {"table", "figure", "text_span"},
+    "equation_algorithm": {"table", "figure", "equation_algorithm"},
 }
 
 
 def _read_item(context: PaperContext, fact: Fact) -> EvidenceItem | None:
-    """The evidence item of where ``fact`` was read: its table, or its prose sentence."""
+    """The evidence item of where ``fact`` was read: its table, equation or algorithm, or its
+    prose sentence."""
     chunk = next((c for c in context.chunks if c.chunk_id == fact.chunk_id), None)
     if chunk is None:
         return None
@@ -595,8 +629,8 @@ def _read_item(context: PaperContext, fact: Fact) -> EvidenceItem | None:
         item.reasons.append("the answer was read in this sentence")
         return item
     obj = next((o for o in context.objects if o.object_id == chunk.object_id), None)
-    if obj is None or obj.kind != "table":
+    if obj is None or obj.kind not in ("table", "equation", "algorithm"):
         return None
     item = _object_item(context, obj, chunk.chunk_id, 0.0, f"{obj.caption}\n{obj.text}")
-    item.reasons.append("the answer was read off this table")
+    item.reasons.append(f"the answer was read off this {obj.kind}")
     return item

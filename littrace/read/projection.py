@@ -49,12 +49,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from littrace.littraceqa import TableColumn
-from littrace.numbers import parse_value, share, spelled_as_digits, spread
+from littrace.numbers import numbers, parse_value, share, spelled_as_digits, spread
 from littrace.read.abbreviations import Glossary, shortened_in, unclipped
 from littrace.read.bounds import bound_of
 from littrace.read.text import contains_phrase, norm, terms
@@ -309,12 +309,7 @@ def _named_rows(
             for entity in entities
         )
     ]
-    owned = [
-        path
-        for path in rows
-        if any(marks_own(label) for label in path)
-        or (subject and printed_as(printed_label(path[-1]), subject))
-    ]
+    owned = _own_rows(rows, subject)
     if listed:
         if refers_to_own(question_text):
             listed += [p for p in owned if p not in listed]
@@ -349,6 +344,16 @@ def _named_rows(
     if refers_to_own(question_text) and owned and len(owned) < len(rows):
         return [path for path in rows if path in owned or path in named]
     return named if len(named) >= 2 else _family_rows(labels, question)
+
+
+def _own_rows(paths: Iterable[tuple[str, ...]], subject: str) -> list[tuple[str, ...]]:
+    """The rows of the paper's own method: marked "(ours)", or printing its ``subject``."""
+    return [
+        path
+        for path in paths
+        if any(marks_own(label) for label in path)
+        or (subject and printed_as(printed_label(path[-1]), subject))
+    ]
 
 
 def _counted_keys(question_text: str, keys: Sequence[TableColumn]) -> set[int]:
@@ -823,18 +828,32 @@ def _across_row(
     entities: Sequence[str],
     subject: str,
     glossary: Glossary | None,
+    caption: str = "",
 ) -> tuple[str, list[TableCell]] | None:
     """The one row the question names, its cells read as a table of their own: keyed by the
     column-path level along which the schema's value columns repeat (:func:`_repeating_level`),
     with the rest of each path as its column ("the ToolLLaMA-DFSDT row's pass and win rates
-    in each of the six settings": a row per setting, "Pass | Win" its columns). A column
-    summing up the others ("Average") is no key unless the question asks for it. The row's
-    label and the cells, or None."""
+    in each of the six settings": a row per setting, "Pass | Win" its columns). A
+    ``caption`` saying what every column holds heads each path when no header says a word
+    of the value columns ("We report the top-1 accuracy on ImageNet-1K and its variants" over
+    "IN-1K", "IN-V2", ...). A column summing up the others ("Average") is no key unless the
+    question asks for it. The row's label and the cells, or None."""
     keys = [column for column in schema if column.is_row_key] or schema[:1]
     values = [column for column in schema if column not in keys]
     question = asked_terms(question_text)
     paths = {_slot(cell): cell.column_path for cell in cells}
     level = _repeating_level(paths, values) if values else None
+    asked = set(terms(" ".join(column.name for column in values)))
+    if (
+        level is None
+        and asked
+        and caption
+        and not any(asked & set(terms(" ".join(path))) for path in paths.values())
+    ):
+        headed = {slot: (caption, *path) for slot, path in paths.items()}
+        level = _repeating_level(headed, values)
+        paths = headed
+        cells = [replace(cell, column_path=(caption, *cell.column_path)) for cell in cells]
     if level is None:
         return None
     rows = _rows_of(cells)
@@ -854,6 +873,10 @@ def _across_row(
                 for form in _label_forms(path[-1], question_text, glossary)
             )
         ]
+    if not named:
+        # A question naming no row reads the paper's own ("that encoder" of "a paper
+        # scales a vision encoder" reads "InternViT-6B (ours)").
+        named = _own_rows(full, subject)
     if len(named) != 1:
         return None
     depth = len(next(iter(paths.values())))
@@ -871,7 +894,20 @@ def _across_row(
         row = order.setdefault(label, len(order))
         column = columns.setdefault(rest, len(columns))
         read.append(replace(cell, row=row, column=column, row_path=(label,), column_path=rest))
-    return (named[0][-1], read) if len(order) >= 2 else None
+    # A column printing another kind of number than most ("5.9B" parameters beside scores)
+    # holds no reading of the asked value.
+    forms = Counter(_number_form(cell.text) for cell in read)
+    usual, count = forms.most_common(1)[0] if forms else ("", 0)
+    if count > len(read) / 2:
+        odd = {cell.row for cell in read if _number_form(cell.text) != usual}
+        read = [cell for cell in read if cell.row not in odd]
+    return (named[0][-1], read) if len({cell.row for cell in read}) >= 2 else None
+
+
+def _number_form(text: str) -> str:
+    """What a cell prints beside its number: "B" of "5.9B", "²" of "504²", "" of "88.2"."""
+    found = numbers(text)
+    return text.replace(found[0].text, "", 1).strip() if found else text.strip()
 
 
 def project(
@@ -915,7 +951,15 @@ def project(
         found = Projection(rows, columns, fit, flipped, narrowed_by)
         if best is None or found.rank > best.rank:
             best = found
-    across = _across_row(table_cells(grid), schema, question_text, entities, subject, glossary)
+    # Where the row labels' header names the key column ("Method"), the rows are the keys.
+    named_key = any(_key_header_level(grid, key.name) is not None for key in keys)
+    across = (
+        None
+        if named_key
+        else _across_row(
+            table_cells(grid), schema, question_text, entities, subject, glossary, caption
+        )
+    )
     if across is not None:
         label, cells = across
         rows, columns, fit, narrowed_by = _project_cells(

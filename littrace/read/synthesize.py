@@ -19,11 +19,13 @@ in the localized sentences) and answers:
 * a **chart** question ("which method obtains the best ... in Figure 2"): the extreme bar,
   series or x tick read from the located figure's vector graphics
   (:func:`littrace.read.charts.chart_answer`); a value the located figure prints at a bar's
-  end, the one whose x label, series and panel the question names best
-  (:func:`littrace.read.charts.printed_reading`), is the value asked for and, among the
+  end or inside a bar's segment, the one whose x label, series and panel the question names
+  best (:func:`littrace.read.charts.printed_reading`), is the value asked for and, among the
   options, the one chosen;
 * **multiple choice**: the option aligned with table cells or bibliography entries
-  (:mod:`littrace.read.choice`), else the option the clause defining the symbol the question
+  (:mod:`littrace.read.choice`), else, for options naming displays ("Eq. 8"), the one whose
+  display's surroundings describe the question (:func:`littrace.read.choice.display_choice`,
+  then the paper's evidence), else the option the clause defining the symbol the question
   asks about says (:mod:`littrace.read.symbols`), else the factor a located equation prints
   before a symbol
   the question names, else the object id the localizer found, else the option equal to the
@@ -74,6 +76,7 @@ from littrace.read.choice import (
     aligned_choice,
     claim_support,
     counting_sentence,
+    display_choice,
     printed_support,
     row_sentence_choice,
     sentence_choice,
@@ -588,6 +591,12 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             facts.extend(aligned.facts)
             grounds = aligned.facts
             steps.append({"step": "alignment", "support": aligned.support})
+        described = display_choice(question, data) if chosen is None else None
+        if described is not None:
+            chosen, how = described.label, described.how
+            facts.extend(described.facts)
+            grounds = described.facts
+            steps.append({"step": "display", "support": described.support})
         defined = symbol_choice(question, data) if chosen is None else None
         if defined is not None:
             chosen, how, defining = defined

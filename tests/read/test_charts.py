@@ -19,6 +19,7 @@ from littrace.read.charts import (
     chart_answer,
     coloured_values,
     extreme_option,
+    inside_values,
     labelled_values,
     printed_values,
     read_chart,
@@ -484,6 +485,99 @@ def test_real_charts_that_print_their_values() -> None:
     assert by_bar[("ACE", "Three Tasks")] == "-2.0"
     assert by_bar[("EEVEE", "Four Tasks")] == "41.5"
     assert len(panels) == 12
+
+
+def _stacked_rows(pdf: Path) -> PaperContext:
+    """Two groups of bars lying down ("Training", "Inference", each label set on end), each
+    group two bars ("Time (s)", "Memory (GB)") of three coloured segments with its value
+    printed at its centre; a legend of the three stages above; percent ticks under the
+    bars."""
+    stages = (("Load", (0.6, 0.7, 0.9)), ("Encode", (0.4, 0.8, 0.5)), ("Decode", (1.0, 0.5, 0.1)))
+    values = {
+        ("Training", "Time (s)"): (3.5, 12.25, 8.0),
+        ("Training", "Memory (GB)"): (1.5, 4.0, 2.5),
+        ("Inference", "Time (s)"): (0.75, 2.5, 6.0),
+        ("Inference", "Memory (GB)"): (1.25, 3.0, 2.0),
+    }
+    doc = pymupdf.open()  # type: ignore[no-untyped-call]
+    page = doc.new_page(width=400, height=260)
+    shape = page.new_shape()
+    for s, (stage, color) in enumerate(stages):
+        shape.draw_rect((110 + 80 * s, 32, 114 + 80 * s, 36))
+        shape.finish(color=None, fill=color, width=0)
+        shape.insert_text((117 + 80 * s, 36), stage, fontname="helv", fontsize=6)
+    page.insert_text((70, 78), "Training", fontname="helv", fontsize=6, rotate=90)
+    page.insert_text((70, 160), "Inference", fontname="helv", fontsize=6, rotate=90)
+    for (group, bar), parts in values.items():
+        y = 50 + (80 if group == "Inference" else 0) + (20 if bar.startswith("Memory") else 0)
+        shape.insert_text((80, y + 8), bar, fontname="helv", fontsize=6)
+        x, total = 120.0, sum(parts)
+        for (_, color), part in zip(stages, parts, strict=True):
+            width = 240 * part / total
+            shape.draw_rect((x, y, x + width, y + 12))
+            shape.finish(color=None, fill=color, width=0)
+            text = f"{part:g}"
+            half = pymupdf.get_text_length(text, fontname="helv", fontsize=6) / 2
+            shape.insert_text((x + width / 2 - half, y + 8), text, fontname="helv", fontsize=6)
+            x += width
+        for tick in range(0, 101, 25) if bar.startswith("Memory") else ():
+            shape.insert_text((117 + 2.4 * tick, y + 20), f"{tick}%", fontname="helv", fontsize=5)
+    shape.commit()
+    doc.save(pdf)
+    figure = PaperObject(
+        "p1", "figure", "Figure 2", "2", 1, 1, "Figure 2: Cost.", (60, 25, 380, 240)
+    )
+    chunk = Chunk("p1#f2", "p1", "figure", 1, figure.caption, object_id="Figure 2")
+    record = PaperRecord("p1", "Costs", ["A. Author"], "", "arXiv", 2025, True, pdf_path=str(pdf))
+    return PaperContext(record, (chunk,), (figure,), {}, 1)
+
+
+def test_values_printed_inside_bars_lying_down_are_named_by_legend_row_and_group(
+    tmp_path: Path,
+) -> None:
+    context = _stacked_rows(tmp_path / "stacked.pdf")
+    read = inside_values(context.paper.pdf_path or "", 1, context.objects[0].bbox)
+    named = {reading.names: reading.text for reading in read}
+    assert len(read) == 12
+    assert named[("Encode", "Time (s)", "Training")] == "12.25"
+    assert named[("Decode", "Memory (GB)", "Inference")] == "2"
+    assert named[("Load", "Time (s)", "Inference")] == "0.75"
+    # The percent ticks under the bars name nothing: bars lying down are named by row.
+    assert all(not name.endswith("%") for reading in read for name in reading.names)
+
+
+def test_synthesis_takes_the_value_printed_inside_the_segment_the_question_names(
+    tmp_path: Path,
+) -> None:
+    context = _stacked_rows(tmp_path / "stacked.pdf")
+    question = ask(
+        "In Figure 2's cost breakdown, how many seconds does the Encode stage take at "
+        "inference time?",
+        ["12.25", "2.5", "3", "6"],
+    )
+    evidence = [EvidenceItem("p1", "figure", {"figure_id": "Figure 2", "page": 1}, 1.0)]
+    synthesis = synthesize(SynthesisInput(question, Plan(), ["p1"], {"p1": context}, {}, evidence))
+    assert synthesis.answer["multiple_choice"] == {"gold": "B"}
+
+
+@pytest.mark.skipif(not (FIXTURES.parent / "recent").is_dir(), reason="no shared fixture PDFs")
+def test_real_values_printed_inside_stacked_bars() -> None:
+    """MONAQ's Figure 8 (EMNLP 2025, page 9): time and money per stage, bars lying down in
+    two groups set on end; QFFT's Figure 4 (page 9): behaviour counts stacked in standing
+    bars over difficulty levels 1 to 5. Diagrams printing step numbers in boxes of text
+    (InternVL's Figure 3) hold no values."""
+    recent = FIXTURES.parent / "recent"
+    costs = inside_values(str(recent / "monaq.pdf"), 9, (70.1, 69.7, 288.5, 157.2))
+    by_name = {reading.names: reading.text for reading in costs}
+    assert len(costs) == 20
+    assert by_name[("Model Evaluation", "Time (s)", "Regression")] == "28.08"
+    assert by_name[("Code Generation", "Money ($)", "Classification")] == "0.03"
+    counts = inside_values(str(recent / "qfft.pdf"), 9, (307.6, 417.2, 500.5, 527.2))
+    by_level = {reading.names: reading.text for reading in counts}
+    assert by_level[("Backtracking", "3")] == "196"
+    assert by_level[("Verification", "4")] == "749"
+    assert by_level[("Subgoal Setting", "5")] == "368"
+    assert inside_values(str(recent / "internvl.pdf"), 4, (74.9, 72.0, 520.4, 275.3)) == ()
 
 
 @pytest.mark.skipif(not FIXTURES.is_dir(), reason="no shared fixture PDFs")

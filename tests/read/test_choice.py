@@ -6,12 +6,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from littrace.config import ReadSettings
+from littrace.corpus.document import Block, Chunk, PaperObject
+from littrace.littraceqa import Question
 from littrace.llm.replies import Plan
-from littrace.read.choice import aligned_choice
+from littrace.read.choice import aligned_choice, display_choice
 from littrace.read.choice.references import reference_choice
 from littrace.read.choice.units import Choice
-from littrace.read.localize import localize
-from littrace.read.records import PaperContext, SynthesisInput
+from littrace.read.localize import ground_evidence, localize
+from littrace.read.records import EvidenceItem, PaperContext, SynthesisInput
+from littrace.read.synthesize import synthesize
 from tests.read.helpers import context, with_hopper
 from tests.read.test_synthesize import ask, run
 from tests.read.test_units import SCIBERT
@@ -1449,3 +1452,145 @@ def test_bare_values_one_per_work_follow_the_order_the_question_names_the_works(
     support = claim_support(question, data)
     # Each value is read in the paper named at its place: the swapped pair says neither.
     assert support["A"] > support.get("B", 0.0) == 0.0
+
+
+def _equations_paper() -> PaperContext:
+    """A paper printing three numbered equations, each introduced by the end of the block
+    above it and followed by one below; the body cites Eq. 3 once more."""
+    paper = context()
+    shown = (
+        (
+            "2",
+            "The integration is simply the sum of the dense, lexical and multi-vector scores:",
+            "s_inter = s_dense + s_lex + s_mul",
+            "Here the three scores are computed per query.",
+        ),
+        (
+            "3",
+            "We then use the integrated score as the teacher, modifying each loss as:",
+            "L'_* = -p(s_inter) log p(s_*)",
+            "Here p is the softmax activation.",
+        ),
+        (
+            "4",
+            "Finally, the modified losses are averaged:",
+            "L' = (L'_dense + L'_lex + L'_mul) / 3",
+            "This is the self-distillation loss.",
+        ),
+    )
+    objects = []
+    chunks = list(paper.chunks[:1])
+    blocks = []
+    for n, (number, before, formula, after) in enumerate(shown):
+        top = 100.0 + 150.0 * n
+        objects.append(
+            PaperObject(
+                "p1",
+                "equation",
+                f"({number})",
+                number,
+                5,
+                5,
+                "",
+                (70.0, top, 290.0, top + 15),
+                formula,
+            )
+        )
+        chunks.append(
+            Chunk(
+                f"p1#e{number}",
+                "p1",
+                "equation_algorithm",
+                5,
+                f"({number})\n{formula}",
+                object_id=f"({number})",
+            )
+        )
+        blocks.append(
+            Block(5, (70.0, top - 40, 290.0, top - 2), before, "body", "3.3 Distillation")
+        )
+        blocks.append(
+            Block(5, (70.0, top + 18, 290.0, top + 40), after, "body", "3.3 Distillation")
+        )
+    chunks.append(
+        Chunk(
+            "p1#b9",
+            "p1",
+            "body",
+            6,
+            "The teacher signal of Eq. 3 stabilises training.",
+            section="4 Results",
+        )
+    )
+    return replace(paper, chunks=tuple(chunks), objects=tuple(objects), blocks=tuple(blocks))
+
+
+def _display_args(question: str, options: list[str]) -> tuple[Question, SynthesisInput]:
+    record = ask(question, options, freeform=False)
+    paper = _equations_paper()
+    return record, SynthesisInput(record, Plan(), ["p1"], {"p1": paper}, {}, [])
+
+
+def test_the_option_naming_the_equation_whose_surroundings_describe_the_question_wins() -> None:
+    summed = display_choice(
+        *_display_args(
+            "Which numbered equation defines the integrated score as the plain sum of the "
+            "dense, lexical and multi-vector scores?",
+            ["Equation 4", "Equation 2", "Eq. (3)"],
+        )
+    )
+    assert summed is not None and summed.label == "B"
+    assert summed.support["B"] > summed.support["A"] > 0
+    assert summed.facts[0].chunk_id == "p1#e2"
+    # The sentence citing "Eq. 3" elsewhere describes it too ("teacher signal").
+    teacher = display_choice(
+        *_display_args(
+            "Which equation turns the integrated score into a teacher signal with a softmax?",
+            ["Eq. 2", "Eq. 3", "Eq. 4"],
+        )
+    )
+    assert teacher is not None and teacher.label == "B"
+
+
+def test_displays_described_alike_or_not_held_give_no_choice() -> None:
+    # Nothing but the title's words ("Sparse Retrieval") and words every display prints.
+    assert (
+        display_choice(
+            *_display_args(
+                "Which equation of the sparse retrieval paper is it?", ["Equation 2", "Equation 3"]
+            )
+        )
+        is None
+    )
+    # Only one option names a display the paper holds.
+    assert (
+        display_choice(
+            *_display_args(
+                "Which equation averages the modified losses?", ["Equation 4", "Equation 9"]
+            )
+        )
+        is None
+    )
+    assert (
+        display_choice(
+            *_display_args("Which table averages the modified losses?", ["Table 4", "Table 2"])
+        )
+        is None
+    )
+
+
+def test_the_described_equation_is_the_answer_and_its_evidence() -> None:
+    paper = _equations_paper()
+    question = ask(
+        "Which equation averages the modified losses?",
+        ["Equation 2", "Equation 3", "Equation 4"],
+        freeform=False,
+    )
+    data = SynthesisInput(question, Plan(), ["p1"], {"p1": paper}, {}, [])
+    synthesis = synthesize(data)
+    assert synthesis.answer == {"multiple_choice": {"gold": "C"}}
+    table = EvidenceItem("p1", "table", {"page": 4, "table_id": "Table 1"}, 1.0)
+    grounded = ground_evidence([table], synthesis.grounds, {"p1": paper})
+    assert [(i.source_type, i.locator) for i in grounded] == [
+        ("equation_algorithm", {"page": 5, "equation_id": "Equation 4"})
+    ]

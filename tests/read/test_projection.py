@@ -968,3 +968,57 @@ def test_a_column_naming_a_share_reads_the_share_printed_after_each_count() -> N
     }
     assert read["Papers w/ PDF"] == ("28.9M (35.6%)", "35.6")
     assert read["Papers w/ GROBID full text"] == ("8.1M (10.0%)", "10.0")
+
+
+# InternVL's Table 4: one header row of benchmarks; the caption says what each cell holds.
+LINEAR_PROBE = (
+    ("method", "#param", "IN-1K", "IN-ReaL", "IN-V2", "avg."),
+    ("OpenCLIP-G [67]", "1.8B", "86.2", "89.4", "77.2", "84.3"),
+    ("ViT-22B∗[37]", "21.7B", "89.5", "90.9", "83.2", "87.9"),
+    ("InternViT-6B (ours)", "5.9B", "88.2", "90.4", "79.9", "86.2"),
+)
+LINEAR_CAPTION = (
+    "Table 4. Linear evaluation. We report the top-1 accuracy on ImageNet-1K and its variants."
+)
+
+
+def test_a_caption_naming_the_value_heads_the_columns_of_the_row_read_across() -> None:
+    question = "What top-1 accuracy does that encoder reach on ImageNet-1K and each variant?"
+    found = project(LINEAR_PROBE, _schema("Dataset", "Top-1"), question, caption=LINEAR_CAPTION)
+    # No row named: the paper's own is read; its parameter count ("5.9B") is no accuracy,
+    # and the average is no benchmark.
+    assert found is not None and found.across == "InternViT-6B (ours)"
+    assert [(row.key, row.values["Top-1"].text) for row in found.rows] == [
+        ("IN-1K", "88.2"),
+        ("IN-ReaL", "90.4"),
+        ("IN-V2", "79.9"),
+    ]
+    # Without the caption no header names the value: no reading across.
+    plain = project(LINEAR_PROBE, _schema("Dataset", "Top-1"), question)
+    assert plain is None or not plain.across
+    named = project(
+        LINEAR_PROBE,
+        _schema("Dataset", "Top-1"),
+        "What top-1 accuracy does ViT-22B reach on each benchmark?",
+        caption=LINEAR_CAPTION,
+    )
+    assert named is not None and named.across == "ViT-22B∗[37]"
+
+
+def test_no_row_is_read_across_where_the_row_labels_header_names_the_key_column() -> None:
+    # The synthetic demo's split by difficulty: "Method" heads the rows the key column asks
+    # for, so the paper's own row is not read across "Easy | Medium | Hard".
+    grid = (
+        ("Method", "Easy", "Medium", "Hard"),
+        ("IPO-S", "24.6", "20.1", "13.2"),
+        ("SparseFormer", "49.1", "42.9", "36.3"),
+    )
+    caption = "Table 3: Win Rate on AlpacaSynth split by difficulty."
+    found = project(
+        grid,
+        _schema("Method", "Win Rate on AlpacaSynth"),
+        "What win rate on AlpacaSynth does SparseFormer reach?",
+        subject="SparseFormer",
+        caption=caption,
+    )
+    assert found is None or not found.across

@@ -29,7 +29,10 @@ hanging from the axis) with the names the chart gives that bar (the x label unde
 or slanted; its colour's legend entry; the panel title above it), :func:`coloured_values`
 names each number printed in the colour of a legend entry by that entry (a curve labelled
 with its fitted coefficient, wherever it sits), and :func:`printed_reading` takes the value
-whose names the question says most of, the sentence that asks counting twice.
+whose names the question says most of, the sentence that asks counting twice;
+:func:`inside_values` names each number printed inside a filled shape (a stacked bar's
+segment, a heatmap's cell) by its colour's legend entry and the label of its row (bars lying
+down, with a label set on end beside a group of rows) or of its column (bars standing).
 :func:`attached_label` answers which of a figure's labels tags the words a question quotes
 from it (a diagram tagging spans of an example paragraph): the label printed nearest them.
 :func:`labelled_values` reads a figure that prints each value under or after its own label
@@ -45,6 +48,7 @@ from littrace.read.charts.answer import chart_answer, extreme_option
 from littrace.read.charts.labels import attached_label
 from littrace.read.charts.printed import (
     coloured_values,
+    inside_values,
     labelled_values,
     printed_reading,
     printed_values,
@@ -59,6 +63,7 @@ __all__ = [
     "chart_answer",
     "coloured_values",
     "extreme_option",
+    "inside_values",
     "labelled_values",
     "printed_reading",
     "printed_values",

@@ -1,12 +1,12 @@
 """Values a chart prints at its bars' ends, each with the names the chart gives its bar,
 values it prints in the colour of a legend entry (a curve labelled with its fitted value),
-and the one a question names."""
+values it prints inside its bars' segments or cells, and the one a question names."""
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
@@ -69,13 +69,7 @@ def labelled_values(pdf_path: str, page: int, bbox: BBox) -> tuple[tuple[str, st
     figure = read_figure(pdf_path, page, bbox)
     if figure is None:
         return ()
-    lines: list[list[Word]] = []
-    for word in sorted(figure.words, key=lambda w: (w.cy, w.x0)):
-        if lines and abs(lines[-1][-1].cy - word.cy) < 2:
-            lines[-1].append(word)
-        else:
-            lines.append([word])
-    phrases = [p for line in lines for p in joined_phrases(line, numbers_apart=True)]
+    phrases = _phrases(figure.words, numbers_apart=True)
     labels = [p for p in phrases if _has_letter(p.text) and len(p.text.split()) <= _LABEL_WORDS]
     pairs: list[tuple[Word, str, str]] = []
     taken: set[int] = set()
@@ -101,6 +95,17 @@ def labelled_values(pdf_path: str, page: int, bbox: BBox) -> tuple[tuple[str, st
             pairs.append((labels[n], labels[n].text, phrase.text))
     pairs.sort(key=lambda pair: (pair[0].y0, pair[0].x0))
     return tuple((label, value) for _, label, value in pairs) if len(pairs) >= 3 else ()
+
+
+def _phrases(words: Iterable[Word], numbers_apart: bool = False) -> list[Word]:
+    """The phrases of ``words`` (see :func:`joined_phrases`), line by line."""
+    lines: list[list[Word]] = []
+    for word in sorted(words, key=lambda w: (w.cy, w.x0)):
+        if lines and abs(lines[-1][-1].cy - word.cy) < 2:
+            lines[-1].append(word)
+        else:
+            lines.append([word])
+    return [p for line in lines for p in joined_phrases(line, numbers_apart=numbers_apart)]
 
 
 def _key(word: Word) -> tuple[int, int, str]:
@@ -313,6 +318,122 @@ def coloured_values(pdf_path: str, page: int, bbox: BBox) -> tuple[PrintedValue,
     )
 
 
+def _filled_boxes(drawings: list[dict[str, Any]], box: BBox) -> list[tuple[Color, BBox]]:
+    """Every filled rectangle drawn in ``box`` but white ones and backgrounds (a quarter of
+    the box's area or more), by fill colour."""
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    found: list[tuple[Color, BBox]] = []
+    for path in drawings:
+        fill = as_color(path.get("fill"))
+        if fill is None or min(fill) >= 0.99:
+            continue
+        for item in path["items"]:
+            if item[0] != "re":
+                continue
+            r = (item[1].x0, item[1].y0, item[1].x1, item[1].y1)
+            if (
+                (r[2] - r[0]) * (r[3] - r[1]) < 0.25 * area
+                and inside(r[0], r[1], box)
+                and inside(r[2], r[3], box)
+            ):
+                found.append((fill, r))
+    return found
+
+
+def _rotated(word: Word) -> bool:
+    """Set on end: a word of two or more characters twice as tall as it is wide."""
+    return len(word.text) > 1 and word.y1 - word.y0 > 2 * (word.x1 - word.x0)
+
+
+@cache
+def inside_values(pdf_path: str, page: int, bbox: BBox) -> tuple[PrintedValue, ...]:
+    """The numbers printed inside the filled shapes drawn in ``bbox`` of 1-based ``page``
+    (the segments of a stacked bar, a heatmap's cells), each named by the legend entry of
+    its shape's colour, the label printed on its row left of the shapes ("Time (s)"), the
+    label under its column right below them, and a label set on end beside its row (the
+    group "Classification" of rows "Time (s)" and "Money ($)"); empty when it prints none.
+
+    A number belongs to the smallest shape holding all of it."""
+    figure = read_figure(pdf_path, page, bbox)
+    if figure is None:
+        return ()
+    shapes = _filled_boxes(figure.drawings, figure.wide)
+    named = [w for w in figure.around if _has_letter(w.text)]
+    legend = legend_entries(named, [(c, r) for c, r in shapes if swatch(r)])
+    holding: dict[tuple[Color, BBox], list[Word]] = defaultdict(list)
+    for word in figure.words:
+        holders = [
+            (c, r)
+            for c, r in shapes
+            if r[0] - 0.5 <= word.x0
+            and word.x1 <= r[2] + 0.5
+            and r[1] - 0.5 <= word.y0
+            and word.y1 <= r[3] + 0.5
+        ]
+        if holders:
+            holding[min(holders, key=lambda h: (h[1][2] - h[1][0]) * (h[1][3] - h[1][1]))].append(
+                word
+            )
+    # A shape holding one number, centred, and nothing else: a box of a diagram holds
+    # text, a plot's background its ticks, and a value printed at a bar's end over the
+    # next bar's piece sits off that piece's centre.
+    held = [
+        (word, value, color, r)
+        for (color, r), (word, *others) in holding.items()
+        if not others
+        and (value := parse_value(word.text)) is not None
+        and abs(word.cx - (r[0] + r[2]) / 2) <= (word.x1 - word.x0) / 2
+        and abs(word.cy - (r[1] + r[3]) / 2) <= (word.y1 - word.y0) / 2
+    ]
+    if len(held) < 3:
+        return ()
+    left = min(r[0] for _, _, _, r in held)
+    spans = Counter((round(r[1]), round(r[3])) for _, _, _, r in held)
+    columns = Counter((round(r[0]), round(r[2])) for _, _, _, r in held)
+    # Shapes side by side in rows (bars lying down, a heatmap's cells) are named at their
+    # row's left; shapes stacked in columns (bars standing) under their column.
+    in_rows = sum(spans[(round(r[1]), round(r[3]))] > 1 for _, _, _, r in held) >= len(held) / 2
+    in_columns = (
+        sum(columns[(round(r[0]), round(r[2]))] > 1 for _, _, _, r in held) >= len(held) / 2
+    )
+    held_words = {_key(word) for word, _, _, _ in held}
+    free = [w for w in figure.words if _key(w) not in held_words and not _rotated(w)]
+    # A row's label is a name; what stands under a column may be its number ("3").
+    labels = [
+        p
+        for p in _phrases(w for w in free if parse_value(w.text) is None)
+        if _has_letter(p.text) and len(p.text.split()) <= _LABEL_WORDS and p.x1 <= left + 1
+    ]
+    under = [p for p in _phrases(free, numbers_apart=True) if len(p.text.split()) <= _LABEL_WORDS]
+    on_end = [w for w in figure.words if _rotated(w) and _has_letter(w.text) and w.x1 <= left + 1]
+    readings: list[PrintedValue] = []
+    for word, value, color, r in held:
+        cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
+        names: list[str] = []
+        if color in legend:
+            names.append(legend[color])
+        if in_rows:
+            row = [p for p in labels if r[1] <= p.cy <= r[3]]
+            if row:
+                names.append(max(row, key=lambda p: p.x1).text)
+            # A label set on end beside rows names their group: the nearest one.
+            if on_end:
+                group = min(on_end, key=lambda w: max(w.y0 - cy, cy - w.y1, 0.0))
+                names.append(group.text)
+        if in_columns:
+            bottom = max(o[3] for _, _, _, o in held if o[0] <= cx <= o[2])
+            height = word.y1 - word.y0
+            below = [
+                p
+                for p in under
+                if p.x0 <= cx <= p.x1 and -height / 2 <= p.y0 - bottom <= 2 * height
+            ]
+            if below:
+                names.append(min(below, key=lambda p: p.y0).text)
+        readings.append(PrintedValue(word.text, value, tuple(names)))
+    return tuple(readings)
+
+
 def _name_support(names: Sequence[str], asked: frozenset[str] | set[str]) -> float:
     """How much of a bar's names the question says: per name, the share of its terms, a
     word shortened with a full stop ("trans.") said by a question word it begins."""
@@ -347,6 +468,7 @@ def printed_reading(
         readings = (
             printed_values(pdf_path, obj.page, obj.bbox)
             + coloured_values(pdf_path, obj.page, obj.bbox)
+            + inside_values(pdf_path, obj.page, obj.bbox)
             if pdf_path
             else ()
         )

@@ -48,6 +48,11 @@ option's number appearing in the located table proves nothing. Instead:
   count is read where a sentence counts the asked noun ("100 LATEX parses",
   :func:`counting_sentence`).
 
+* **display ids** (options "Equation 2", "Eq. 8", "Table 3"): the option whose display's
+  description (the text introducing it, its own text and caption, the text after it, the
+  sentences citing it by its id) prints most of the question, terms weighted by how few of
+  the options' descriptions print them (:mod:`~littrace.read.choice.displays`).
+
 Only a clear winner is returned (support above zero and ahead of the runner-up), with its
 grounds for the trace; otherwise the caller falls back to other evidence.
 
@@ -64,6 +69,7 @@ from littrace.read.choice.cells import (
     table_contenders,
 )
 from littrace.read.choice.claims import claim_support
+from littrace.read.choice.displays import display_choice
 from littrace.read.choice.references import (
     reference_choice,
     reference_number_choice,
@@ -86,6 +92,7 @@ __all__ = [
     "claim_support",
     "counting_sentence",
     "described_row_choice",
+    "display_choice",
     "option_claims",
     "printed_support",
     "reference_choice",
