@@ -40,7 +40,7 @@ from typing import Any
 from littrace.asks import question_modalities
 from littrace.config import ReadSettings
 from littrace.corpus.captions import caption_body
-from littrace.corpus.document import Chunk, Citation, PaperObject, Reference
+from littrace.corpus.document import Block, Chunk, Citation, PaperObject, Reference
 from littrace.evaluate.official import evidence_key
 from littrace.littraceqa import Question, SourceType
 from littrace.llm.replies import Plan
@@ -125,42 +125,40 @@ def bare_label(label: str) -> str:
     return match.group(0) if match else label.strip()
 
 
-def lead_in(context: PaperContext, obj: PaperObject) -> str:
-    """The end of the body block printed right above ``obj`` in its column: the sentence that
-    introduces a display ("... combines the task loss with the alignment terms:")."""
-    x0, y0, x1, _ = obj.bbox
-    above = [
+def _adjacent_block(context: PaperContext, obj: PaperObject, below: bool) -> Block | None:
+    """The body block printed right above ``obj`` (or ``below`` it) in its column, at most
+    ``LEAD_IN_GAP`` points away."""
+    x0, y0, x1, y1 = obj.bbox
+    beside = [
         block
         for block in context.blocks
         if block.page == obj.page
-        and block.bbox[3] <= y0 + LEAD_IN_SLACK
+        and (block.bbox[1] >= y1 - LEAD_IN_SLACK if below else block.bbox[3] <= y0 + LEAD_IN_SLACK)
         and min(block.bbox[2], x1) - max(block.bbox[0], x0) > 0
     ]
-    if not above:
-        return ""
-    block = max(above, key=lambda b: b.bbox[3])
-    if y0 - block.bbox[3] > LEAD_IN_GAP:
-        return ""
-    return block.text[-LEAD_IN_CHARS:]
+    if not beside:
+        return None
+    if below:
+        block = min(beside, key=lambda b: b.bbox[1])
+        gap = block.bbox[1] - y1
+    else:
+        block = max(beside, key=lambda b: b.bbox[3])
+        gap = y0 - block.bbox[3]
+    return block if gap <= LEAD_IN_GAP else None
+
+
+def lead_in(context: PaperContext, obj: PaperObject) -> str:
+    """The end of the body block printed right above ``obj`` in its column: the sentence that
+    introduces a display ("... combines the task loss with the alignment terms:")."""
+    block = _adjacent_block(context, obj, below=False)
+    return block.text[-LEAD_IN_CHARS:] if block else ""
 
 
 def follow_on(context: PaperContext, obj: PaperObject) -> str:
     """The start of the body block printed right below ``obj`` in its column: what a display
     is followed by ("where h is the bandwidth", "Here, p(·) is the softmax")."""
-    x0, _, x1, y1 = obj.bbox
-    below = [
-        block
-        for block in context.blocks
-        if block.page == obj.page
-        and block.bbox[1] >= y1 - LEAD_IN_SLACK
-        and min(block.bbox[2], x1) - max(block.bbox[0], x0) > 0
-    ]
-    if not below:
-        return ""
-    block = min(below, key=lambda b: b.bbox[1])
-    if block.bbox[1] - y1 > LEAD_IN_GAP:
-        return ""
-    return block.text[:LEAD_IN_CHARS]
+    block = _adjacent_block(context, obj, below=True)
+    return block.text[:LEAD_IN_CHARS] if block else ""
 
 
 def _sentence_item(
