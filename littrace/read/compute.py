@@ -37,10 +37,10 @@ from littrace.read.text import asking_clause, asking_sentence, terms
 from littrace.read.units import (
     TableCell,
     align,
+    asked_terms,
     key_share,
     named_share,
     own_named,
-    question_terms,
     subject_terms,
 )
 from littrace.read.views import paper_views, question_parts, work_of
@@ -157,7 +157,7 @@ def _aligned_cells(data: SynthesisInput) -> list[Aligned]:
     for table in tables:
         view = _GLOSS.sub("", views.get(table.context.paper_id, text))
         # What only the sentences before the asking one name (the paper described) counts half.
-        wanted, focus = question_terms(view), question_terms(asking_sentence(view))
+        wanted, focus = asked_terms(view), asked_terms(asking_sentence(view))
         subject = subject_terms(subject_name(table.context), view)
         named, asked = own_named(wanted, subject, view), own_named(focus, subject, view)
         counts = _MAGNITUDE_ASKED.search(asking_clause(view)) is not None
@@ -424,7 +424,7 @@ def computed_value(data: SynthesisInput, options: Sequence[str] = ()) -> Compute
     operation = asked_operation(text)
     if operation is None:
         return None
-    wanted = question_terms(_GLOSS.sub("", text))
+    wanted = asked_terms(_GLOSS.sub("", text))
     top = _aligned_cells(data)
     # What the question names of each paper, for telling two cells of one table apart.
     told: dict[str, tuple[frozenset[str], frozenset[str]]] = {}

@@ -377,3 +377,21 @@ def test_an_amount_of_money_is_compared_with_amounts_not_with_a_count_beside_it(
     found = computed_value(data, options)
     assert found is not None and found.text == "20"
     assert "|15 - 35|" in found.how
+
+
+def test_a_row_set_aside_in_parentheses_is_no_operand() -> None:
+    # LongEval's Table 3 (EACL 2023): PubMed with and without n-gram blocking.
+    grid = (
+        ("Dataset", "COARSE", "FINE"),
+        ("SQuALITY", "18.5", "6.8"),
+        ("PubMed", "11.8", "7.3"),
+        ("PubMed + ngram block", "11.7", "9.3"),
+    )
+    paper = context(cells=grid, method="LongEval")
+    text = (
+        "By how many points does the standard deviation on PubMed (without n-gram blocking) "
+        "fall when switching from COARSE to FINE annotation?"
+    )
+    data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
+    found = computed_value(data)
+    assert found is not None and found.text == "4.5"  # 11.8 - 7.3, not 11.7 - 9.3

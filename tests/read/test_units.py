@@ -127,6 +127,11 @@ def test_a_contrast_is_not_asked() -> None:
     # A method set aside in parentheses is not asked; a "not" in the sentence's run is.
     assert "sft" not in asked_terms("For its own method (not SFT), give the accuracy.")
     assert "sft" in asked_terms("Which model is not SFT?")
+    # So is a setting set aside in parentheses as what the row lacks; "without" in the run
+    # of a sentence describes what is asked ("the model trained without questions").
+    asked = asked_terms("What is its deviation on PubMed (without n-gram blocking)?")
+    assert "pubm" in asked and not any(term.startswith("block") for term in asked)
+    assert "question" in asked_terms("What does the model trained without questions score?")
 
 
 # MONAQ's ablation table: each task's header printed near the middle of its three columns,

@@ -202,9 +202,9 @@ def question_terms(text: str) -> frozenset[str]:
 
 
 # A contrast names what is not asked: "when frozen rather than finetuned", "its own method
-# (not SFT)".
+# (not SFT)", "PubMed (without n-gram blocking)".
 _CONTRAST = re.compile(
-    r"(?:\b(?:rather than|instead of|as opposed to)|(?<=\()not)\s+((?:[\w@.+-]+\s*){1,4}?)"
+    r"(?:\b(?:rather than|instead of|as opposed to)|(?<=\()(?:not|without))\s+((?:[\w@.+-]+\s*){1,4}?)"
     r"(?=[,;:?.)]|$|\s+(?:and|or|but|in|on|for|of)\b)",
     re.IGNORECASE,
 )
