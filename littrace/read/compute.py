@@ -53,7 +53,11 @@ _DIFFERENCE = re.compile(
     # A quantity compared: "how many more entries does A contain than B", "how many seconds
     # longer does A take than B".
     r"|\bhow (?:many|much)(?: [\w-]+){0,3}? (?:more|fewer|less|longer|shorter|larger|smaller"
-    r"|higher|lower|faster|slower|bigger)\b[^?]*\bthan\b",
+    r"|higher|lower|faster|slower|bigger)\b[^?]*\bthan\b"
+    # Or one whose comparison the question set up before: "how many US dollars more did
+    # each participant receive?"
+    r"|\bhow (?:many|much)(?: [\w$-]+){0,3}? (?:more|fewer|less|longer|shorter|larger|smaller"
+    r"|higher|lower|faster|slower|bigger) (?:did|does|do|is|was|were|are|has|have)\b",
     re.I,
 )
 # A ratio asked for: "how many times larger", "by what factor" (not "how many times did a
@@ -90,6 +94,8 @@ _SUFFIX = re.compile(r"[A-Za-z%]+")
 # an amount is compared with amounts only, not with the count of participants beside it.
 _CURRENCY_BEFORE = re.compile(r"(?:[$€£¥]|\b(?:USD|EUR|GBP))\s*$")
 _CURRENCY_AFTER = re.compile(r"\s*(?:USD|EUR|GBP|(?:US\s)?dollars?|euros?|pounds?)\b", re.I)
+# A question asking for an amount of money: its operands are amounts printed as money.
+_MONEY_ASKED = re.compile(r"[$€£¥]|\b(?:USD|EUR|GBP|dollars?|euros?|pounds?)\b", re.I)
 # A quantity asked as a whole of its parts: "the 2020 paper's total per query paper".
 _TOTAL = re.compile(r"\b(?:total|in all|altogether|combined)\b", re.I)
 _BRACKETED = re.compile(r"\[[^\[\]]{0,200}\]")
@@ -219,7 +225,9 @@ def _stated_operands(data: SynthesisInput) -> list[Operand]:
     the question its sentence window names (rarer terms weigh more,
     :func:`~littrace.read.choice.sentences.window_score`), at half when no term of the
     sentence that asks stands beside the number ("batch size of 256", "16.4B tokens"); the
-    terms that describe or name the papers find the sentence, not the number."""
+    terms that describe or name the papers find the sentence, not the number. A question
+    asking for an amount of money ("how many US dollars more") reads amounts of money only
+    ("$35 USD", "US$15")."""
     text = data.question.question
     windows = sentence_windows(data)
     weights = window_weights(data.question, data, windows)
@@ -235,6 +243,7 @@ def _stated_operands(data: SynthesisInput) -> list[Operand]:
         t for t in terms(asking_sentence(text)) if t in weights.terms and t not in naming | GENERIC
     }
     counts = _MAGNITUDE_ASKED.search(asking_clause(text)) is not None
+    money = _MONEY_ASKED.search(asking_sentence(text)) is not None
     found: dict[str, list[Operand]] = {}
     for window in windows:
         context = data.contexts[window.paper_id]
@@ -244,6 +253,8 @@ def _stated_operands(data: SynthesisInput) -> list[Operand]:
         plain = stated(_BRACKETED.sub(" ", window.text))
         stated_here: list[tuple[str, Operand]] = []
         for number in numbers(plain):
+            if money and not _money(plain, number):
+                continue
             unit = _SUFFIX.match(plain, number.end)
             nearness = _nearness(plain, number, unit.end() if unit else number.end, focus)
             score = base * nearness

@@ -303,6 +303,12 @@ def test_the_operation_asked_is_a_ratio_or_a_difference() -> None:
     )
     # Counting how often something happened is no ratio.
     assert asked_operation("How many times did a participant open a Paper Card?") is None
+    # A comparison set up before the question asks ("Compare participant pay in ...").
+    assert asked_operation("How many US dollars more did each participant receive?") == (
+        "difference"
+    )
+    # "Longer" naming one of two things is no comparison of quantities.
+    assert asked_operation("How many entries does the longer of the two lists contain?") is None
 
 
 # QFFT's Table 9 (arxiv2025_12860, page 22), cut down: accuracy and AES per method on MATH.
@@ -348,22 +354,28 @@ def test_a_computation_asked_for_is_answered_by_its_result_not_by_an_operands_ce
     }
 
 
-def test_an_amount_of_money_is_compared_with_amounts_not_with_a_count_beside_it() -> None:
-    # dev4 s2_04: one reader paid US$15 for its study, the other $35 USD, in a sentence
-    # counting its 6 participants: 35 - 15, not 15 - 6.
-    plain = _stating(
+def _medical_reader() -> PaperContext:
+    """A 2022 reader for medical papers that paid its study's participants US$15."""
+    return _stating(
         "p1",
         "PlainReader: Medical Papers for Consumers",
         "arXiv",
         2022,
         "All participants were paid US$15 for the hour-long study.",
     )
-    cite = _stating(
-        "p2",
-        "CiteLens: Citations with Reading History",
-        "arXiv",
-        2023,
-        "Each participant of the lab study was paid $35 USD, and 6 participants took part.",
+
+
+def _citation_reader(setup: str) -> PaperContext:
+    """A 2023 reader of citations with reading history whose setup paragraph is ``setup``."""
+    return _stating("p2", "CiteLens: Citations with Reading History", "arXiv", 2023, setup)
+
+
+def test_an_amount_of_money_is_compared_with_amounts_not_with_a_count_beside_it() -> None:
+    # dev4 s2_04: one reader paid US$15 for its study, the other $35 USD, in a sentence
+    # counting its 6 participants: 35 - 15, not 15 - 6.
+    plain = _medical_reader()
+    cite = _citation_reader(
+        "Each participant of the lab study was paid $35 USD, and 6 participants took part."
     )
     text = (
         "A 2022 arXiv reader for medical papers and a 2023 arXiv reader of citations with "
@@ -395,3 +407,21 @@ def test_a_row_set_aside_in_parentheses_is_no_operand() -> None:
     data = SynthesisInput(ask(text), Plan(), [paper.paper_id], {paper.paper_id: paper}, {}, [])
     found = computed_value(data)
     assert found is not None and found.text == "4.5"  # 11.8 - 7.3, not 11.7 - 9.3
+
+
+def test_an_amount_of_money_asked_is_read_among_amounts_only() -> None:
+    # dev3 r3_06: the citation reader states its pay in a sentence its question names
+    # poorly, after another naming the participants, the tasks and the study far better.
+    plain = _medical_reader()
+    cite = _citation_reader(
+        "In the lab study, each participant read 3 papers with the citation tool. "
+        "The session took around 1 hour and each participant was compensated $35 USD."
+    )
+    text = (
+        "Compare participant pay in the lab study of the 2023 arXiv citation tool and the "
+        "usability study of the 2022 arXiv medical reader. How many US dollars more did "
+        "each lab-study participant of the citation tool receive?"
+    )
+    data = SynthesisInput(ask(text), Plan(), ["p1", "p2"], {"p1": plain, "p2": cite}, {}, [])
+    found = computed_value(data)
+    assert found is not None and found.text == "20"
