@@ -30,6 +30,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
@@ -136,8 +137,23 @@ def _module_file(module: str, root: Path) -> Path | None:
 
 # CPython 3.11's ast.parse can fail with "AST constructor recursion depth mismatch" when
 # threads parse at once (cf. CPython gh-106905): flows served in one process compute their
-# code versions in threads (seen in a clean-clone CI run of the served answer/test).
+# code versions in threads (seen in a clean-clone CI run of the served answer/test). The
+# lock keeps this module's parses apart; a parse racing another library's in a thread of
+# the served process is tried again, as the mismatch says nothing of the source.
 _PARSE_LOCK = threading.Lock()
+_PARSE_TRIES = 5
+
+
+def _parsed(path: Path) -> ast.Module:
+    source = path.read_bytes()
+    for attempt in range(1, _PARSE_TRIES):
+        try:
+            with _PARSE_LOCK:
+                return ast.parse(source, str(path))
+        except SystemError:
+            time.sleep(0.01 * attempt)
+    with _PARSE_LOCK:
+        return ast.parse(source, str(path))
 
 
 @cache
@@ -147,8 +163,7 @@ def _imports(module: str, root: Path) -> frozenset[str]:
     assert path is not None
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
-    with _PARSE_LOCK:
-        tree = ast.parse(path.read_bytes(), str(path))
+    tree = _parsed(path)
     for name in _imported_names(tree, package):
         parts = name.split(".")
         if parts[0] not in PROJECT_PACKAGES:

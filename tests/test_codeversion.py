@@ -200,3 +200,26 @@ def test_a_stage_without_its_source_says_which_module_is_missing(edited: Path) -
 def test_every_pinnable_stage_has_a_setting() -> None:
     pinnable = set(codeversion.STAGE_ENTRIES) - {"run-metrics", "report"}
     assert set(CodeVersionSettings.model_fields) == pinnable
+
+
+def test_a_parse_that_races_another_thread_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CPython 3.11's spurious "AST constructor recursion depth mismatch" (gh-106905), raised
+    # when another thread of a served process builds an AST at the same time.
+    first = copy_sources(tmp_path / "first")
+    real_parse, calls = codeversion.ast.parse, []
+
+    def racing(source: Any, filename: Any = "<unknown>", *args: Any, **kwargs: Any) -> Any:
+        calls.append(filename)
+        if len(calls) == 1:
+            raise SystemError("AST constructor recursion depth mismatch (before=60, after=72)")
+        return real_parse(source, filename, *args, **kwargs)
+
+    monkeypatch.setattr(codeversion.ast, "parse", racing)
+    codeversion._imports.cache_clear()
+    try:
+        assert source_digest("answers", first) == source_digest("answers", PROJECT_ROOT)
+    finally:
+        codeversion._imports.cache_clear()
+    assert calls.count(calls[0]) == 2  # the raced file was parsed again
