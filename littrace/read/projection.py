@@ -843,17 +843,16 @@ def _across_row(
     question = asked_terms(question_text)
     paths = {_slot(cell): cell.column_path for cell in cells}
     level = _repeating_level(paths, values) if values else None
-    asked = set(terms(" ".join(column.name for column in values)))
+    value_terms = set(terms(" ".join(column.name for column in values)))
     if (
         level is None
-        and asked
+        and value_terms
         and caption
-        and not any(asked & set(terms(" ".join(path))) for path in paths.values())
+        and not any(value_terms & set(terms(" ".join(path))) for path in paths.values())
     ):
-        headed = {slot: (caption, *path) for slot, path in paths.items()}
-        level = _repeating_level(headed, values)
-        paths = headed
         cells = [replace(cell, column_path=(caption, *cell.column_path)) for cell in cells]
+        paths = {_slot(cell): cell.column_path for cell in cells}
+        level = _repeating_level(paths, values)
     if level is None:
         return None
     rows = _rows_of(cells)

@@ -28,20 +28,19 @@ from littrace.read.text import sentences, terms
 
 __all__ = ["display_choice", "display_named"]
 
-# A display's printed id as an option prints it: "Equation (A.6)", "Eq. 8", "Tab. 3".
-_DISPLAY_ID = re.compile(
-    r"(?P<kind>eq(?:uation)?|alg(?:orithm)?|tab(?:le)?|fig(?:ure)?)s?\.?\s*"
-    r"\(?(?P<number>[A-Z]?\.?\d+[a-z]?)\)?",
-    re.IGNORECASE,
-)
-_KINDS = {"eq": "equation", "al": "algorithm", "ta": "table", "fi": "figure"}
-# How the body cites a display of each kind by its id.
+# How a display of each kind is named before its id, in full or cut short ("Eq.", "Tab.").
 _CITED_AS = {
     "equation": r"eq(?:uation)?s?",
     "algorithm": r"alg(?:orithm)?s?",
     "table": r"tab(?:le)?s?",
     "figure": r"fig(?:ure)?s?",
 }
+# A display's printed id as an option prints it: "Equation (A.6)", "Eq. 8", "Tab. 3".
+_DISPLAY_ID = re.compile(
+    rf"(?P<kind>{'|'.join(_CITED_AS.values())})\.?\s*\(?(?P<number>[A-Z]?\.?\d+[a-z]?)\)?",
+    re.IGNORECASE,
+)
+_KINDS = {kind[:2]: kind for kind in _CITED_AS}
 
 
 def display_named(text: str, context: PaperContext) -> PaperObject | None:
