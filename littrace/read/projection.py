@@ -52,9 +52,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
+from typing import TypeVar
 
 from littrace.littraceqa import TableColumn
-from littrace.numbers import numbers, parse_value, share, spelled_as_digits, spread
+from littrace.numbers import numbers, parse_value, share, spread
 from littrace.read.abbreviations import Glossary, shortened_in, unclipped
 from littrace.read.bounds import bound_of
 from littrace.read.text import contains_phrase, norm, terms
@@ -74,6 +75,7 @@ from littrace.read.units import (
     run_in_bases,
     run_in_subscripts,
     stacked,
+    stated_counts,
     table_cells,
     terms_match,
     transposed,
@@ -87,10 +89,10 @@ Grid = Sequence[Sequence[str]]
 MIN_COLUMN_MATCH = 0.34
 # How a projection narrowed to the rows the question names says so.
 NAMED_ROWS = "named rows"
+_Row = TypeVar("_Row")
 # What naming the rows read adds to a reading's fit (of a table, of an orientation).
 ROWS_NAMED = 0.25
 # A count of things the question states: "the five retrieval settings", "4 models".
-_STATED_COUNT = re.compile(r"\b([2-9]|1\d)\s+(?:[\w-]+\s+){0,3}?([^\W\d_][\w-]*s)\b")
 # A universal quantifier and the (up to two) words of what it ranges over.
 _EVERY = re.compile(r"\b(?:every|all(?: of)? (?:the|its|their))\s+([\w-]+(?:\s+[\w-]+)?)", re.I)
 # A column named in percent matches a table column printing no percentages this much.
@@ -356,18 +358,6 @@ def _own_rows(paths: Iterable[tuple[str, ...]], subject: str) -> list[tuple[str,
     ]
 
 
-def _counted_keys(question_text: str, keys: Sequence[TableColumn]) -> set[int]:
-    """The counts the question states of what the ``keys`` columns hold ("the five
-    retrieval settings" for "Setting"); a count of anything else ("6 billion parameters"
-    for "Model") is none."""
-    key_terms = frozenset(terms(" ".join(key.name for key in keys)))
-    return {
-        int(m[1])
-        for m in _STATED_COUNT.finditer(spelled_as_digits(question_text))
-        if any(terms_match(term, key_terms) for term in terms(" ".join(_singulars(m[2]))))
-    }
-
-
 def _every_row(question_text: str, keys: Sequence[TableColumn], caption: str = "") -> bool:
     """Whether the question asks for every row: "every row", or "every"/"all the" before
     words that the ``keys`` columns' names or the ``caption`` hold ("every adaptation
@@ -378,12 +368,6 @@ def _every_row(question_text: str, keys: Sequence[TableColumn], caption: str = "
         if "row" in said or any(terms_match(term, row_terms) for term in said):
             return True
     return False
-
-
-def _singulars(plural: str) -> list[str]:
-    """The singulars a plural may be of: "categories", "classes", "settings"."""
-    word = plural.lower()
-    return [word[:-3] + "y", word[:-2]] if word.endswith("ies") else [word[:-1], word[:-2]]
 
 
 def _words(text: str) -> list[str]:
@@ -750,7 +734,10 @@ def _project_cells(
     # for different adaptation methods").
     if (
         named
-        and not (len(named) < len(kept) and len(kept) in _counted_keys(question_text, keys))
+        and not (
+            len(named) < len(kept)
+            and len(kept) in stated_counts(question_text, [key.name for key in keys])
+        )
         and not _every_row(question_text, keys, caption)
     ):
         kept, narrowed_by = named, NAMED_ROWS
@@ -893,13 +880,8 @@ def _across_row(
         row = order.setdefault(label, len(order))
         column = columns.setdefault(rest, len(columns))
         read.append(replace(cell, row=row, column=column, row_path=(label,), column_path=rest))
-    # A column printing another kind of number than most ("5.9B" parameters beside scores)
-    # holds no reading of the asked value.
-    forms = Counter(_number_form(cell.text) for cell in read)
-    usual, count = forms.most_common(1)[0] if forms else ("", 0)
-    if count > len(read) / 2:
-        odd = {cell.row for cell in read if _number_form(cell.text) != usual}
-        read = [cell for cell in read if cell.row not in odd]
+    odd = _odd_forms([(cell.row, cell.text) for cell in read])
+    read = [cell for cell in read if cell.row not in odd]
     return (named[0][-1], read) if len({cell.row for cell in read}) >= 2 else None
 
 
@@ -907,6 +889,17 @@ def _number_form(text: str) -> str:
     """What a cell prints beside its number: "B" of "5.9B", "²" of "504²", "" of "88.2"."""
     found = numbers(text)
     return text.replace(found[0].text, "", 1).strip() if found else text.strip()
+
+
+def _odd_forms(printed: Sequence[tuple[_Row, str]]) -> set[_Row]:
+    """Of ``(row, cell text)`` pairs, the rows printing another kind of number than most
+    cells do: a table column of "5.9B" parameters or "504²" crop sizes beside scores holds
+    no reading of the asked value."""
+    forms = Counter(_number_form(text) for _, text in printed)
+    usual, count = forms.most_common(1)[0] if forms else ("", 0)
+    if count <= len(printed) / 2:
+        return set()
+    return {row for row, text in printed if _number_form(text) != usual}
 
 
 def project(
@@ -947,6 +940,10 @@ def project(
         )
         if not rows or fit <= 0:
             continue
+        if flipped and not narrowed_by:
+            # Read transposed, a row is a column of the table, whose cells print one kind.
+            odd = _odd_forms([(row.key, cell.text) for row in rows for cell in row.values.values()])
+            rows = [row for row in rows if row.key not in odd]
         found = Projection(rows, columns, fit, flipped, narrowed_by)
         if best is None or found.rank > best.rank:
             best = found

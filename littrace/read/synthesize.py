@@ -524,6 +524,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
     value: Value | None = None
     # The cells a table answer was read from: its evidence, unless a choice rests on others.
     table_grounds: list[Fact] = []
+    table_stated = False
     computed = computed_value(data)
     if computed is not None:
         value = Value(computed.text, computed.number, tuple(computed.facts), computed.how)
@@ -556,7 +557,7 @@ def synthesize(data: SynthesisInput) -> Synthesis:
             if context.paper.pdf_path
             and (labelled := labelled_values(context.paper.pdf_path, obj.page, obj.bbox))
         ]
-        rows, row_facts, how, table_grounds = table_rows(data, figures)
+        rows, row_facts, how, table_grounds, table_stated = table_rows(data, figures)
         facts.extend(row_facts)
         answer["table"] = {"rows": rows}
         steps.append({"step": "table", "rows": len(rows), "how": how})
@@ -667,7 +668,8 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         answer["freeform"] = {"text": text}
         steps.append({"step": "freeform", "text": text})
 
-    grounds = grounds or table_grounds
+    if not grounds and table_grounds:
+        grounds, from_operands = table_grounds, table_stated
     chunk_ids = list(dict.fromkeys(f.chunk_id for f in facts if f.chunk_id))
     return Synthesis(
         answer, list(data.papers), chunk_ids, facts, "heuristic", steps, grounds, from_operands

@@ -43,6 +43,7 @@ from littrace.read.localize import caption_named, paper_candidates
 from littrace.read.projection import MIN_COLUMN_MATCH, ROWS_NAMED, Projection, project
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import citation_ids
+from littrace.read.stated import names_column, stated_value
 from littrace.read.text import asking_clause, contains_phrase, coverage, sentences, terms
 from littrace.read.units import table_cells
 
@@ -106,12 +107,15 @@ class ReadRows(NamedTuple):
 
 class TableAnswer(NamedTuple):
     """A table answer: its typed rows, the facts they rest on, how the rows were chosen, and
-    the cells that are its evidence (those of a table whose rows the question names)."""
+    its evidence: the cells of a table whose rows the question names, or the sentences
+    stating values no table holds (``stated``), which stand where the localizer sought a
+    printed value."""
 
     rows: list[dict[str, Any]]
     facts: list[Fact]
     how: str
     grounds: list[Fact]
+    stated: bool = False
 
 
 def subject_terms(context: PaperContext) -> set[str]:
@@ -273,13 +277,30 @@ def _row_ledger(data: SynthesisInput, key: TableColumn) -> list[tuple[str, Paper
         ledger: list[tuple[str, PaperContext | None]] = []
         for entity in data.plan.rows:
             source = next((c for c in contexts if contains_phrase(c.paper.title, entity)), None)
-            ledger.append((entity, source or (contexts[0] if len(contexts) == 1 else None)))
+            ledger.append((entity, source or _mentioning(contexts, entity)))
         named = {id(source) for _, source in ledger if source is not None}
         extra = [c for c in contexts if id(c) not in named and len(contexts) > 1]
         return ledger + [(subject_name(c), c) for c in extra]
     if len(contexts) > 1:
         return [(subject_name(context), context) for context in contexts]
     return []
+
+
+def _mentioning(contexts: Sequence[PaperContext], entity: str) -> PaperContext | None:
+    """The paper whose text names ``entity`` most often (the only paper, whatever it
+    names), or None when none names it or two name it equally often."""
+    if len(contexts) == 1:
+        return contexts[0]
+    counts = sorted(
+        (
+            (sum(contains_phrase(chunk.text, entity) for chunk in c.chunks), i)
+            for i, c in enumerate(contexts)
+        ),
+        reverse=True,
+    )
+    if counts[0][0] == 0 or counts[0][0] == counts[1][0]:
+        return None
+    return contexts[counts[0][1]]
 
 
 def best_projection(
@@ -595,6 +616,7 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
             return TableAnswer(*labelled, [])
     ledger = _row_ledger(data, keys[0])
     facts: list[Fact] = []
+    stated_facts: list[Fact] = []
     entities: list[tuple[str, dict[str, Any]]] = []
     # A paper key asking for titles ("Paper Title") gets them; one asking for papers, what
     # each introduces, where and when.
@@ -606,6 +628,14 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
             if column in keys or context is None:
                 continue
             found = best_table_cell(context.objects, entity, column.name)
+            # A cell under a header naming the column is read; one under another header
+            # yields to a sentence stating the column ("a batch size of 32").
+            headed = found is not None and names_column(found[1].column, column.name)
+            stated = None if headed else stated_value(context, entity, column)
+            if stated is not None:
+                raw[column.name] = stated[0]
+                stated_facts.append(stated[1])
+                continue
             if found is not None and column.type == "number":
                 obj, match = found
                 raw[column.name] = match.value
@@ -618,7 +648,8 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
             raw.update(_entry_years(schema, raw, context))
         entities.append((shown, raw))
     how = "listed rows" if data.plan.rows else "paper rows" if paper_key else "table rows"
-    rows = assemble_rows(schema, entities)
+    # Rows the question lists are the answer's keys, whether or not a value was read.
+    rows = assemble_rows(schema, entities, keep_empty=bool(data.plan.rows))
     if not rows:
         rows = [dict.fromkeys(c.name for c in schema)]
-    return TableAnswer(rows, facts, how, [])
+    return TableAnswer(rows, facts + stated_facts, how, stated_facts, bool(stated_facts))

@@ -40,6 +40,7 @@ from littrace.config import PlannerSettings
 from littrace.littraceqa import Question
 from littrace.llm import CallRecord, LlmClient, render
 from littrace.llm.replies import Plan, TargetGroup
+from littrace.read.units import stated_counts
 
 __all__ = [
     "MAX_PAPERS",
@@ -433,7 +434,8 @@ def _option_names(question: Question) -> list[str]:
 def _rows(question: Question, enumerations: list[list[_Span]]) -> list[str]:
     """The row entities a table question lists: its longest enumeration that does not list
     the schema's value columns ("what BLEU and self-BLEU do ..."), with an unnamed first item
-    ("for the random baseline, SQuALITY and PubMed")."""
+    ("for the random baseline, SQuALITY and PubMed"); all such enumerations when together
+    they list as many rows as the question counts."""
     schema = question.table_schema or []
     keys = [column.name for column in schema if column.is_row_key]
     # Rows keyed by paper or title are papers, which the question describes but cannot list.
@@ -447,6 +449,12 @@ def _rows(question: Question, enumerations: list[list[_Span]]) -> list[str]:
     ]
     if not listed:
         return []
+    # Lists that together hold as many rows as the question counts are its rows ("its RAPT
+    # and NC-RAPT models and its MLP-Overlap and AE-Overlap models. For each of these four
+    # models ...").
+    counted = stated_counts(question.question, keys)
+    if len(listed) > 1 and sum(map(len, listed)) in counted:
+        return [span.text for run in listed for span in run]
     longest = max(listed, key=len)
     head = _LIST_HEAD.search(question.question[: longest[0].start])
     return ([head.group(1)] if head else []) + [span.text for span in longest]

@@ -917,6 +917,8 @@ def test_a_table_read_transposed_reads_its_stacked_sub_tables_apart() -> None:
         row.key: (row.values["InternViT-6B"].text, row.values["ViT-22B"].text) for row in found.rows
     }
     assert rows["1/16"] == ("46.5", "44.7") and rows["1"] == ("57.2", "54.9")
+    # The column of parameter counts ("21.7B") beside the scores is no fraction's reading.
+    assert list(rows) == ["1/16", "1/8", "1"]
 
 
 def test_a_bulleted_breakdown_read_transposed_stands_under_the_item_above_it() -> None:

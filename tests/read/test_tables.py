@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from littrace.corpus.document import Chunk
 from littrace.littraceqa import Question, TableColumn
 from littrace.llm.replies import Plan
 from littrace.read.records import EvidenceItem, PaperContext, SynthesisInput
@@ -96,12 +97,40 @@ def test_the_listed_rows_fix_the_ledger_and_each_row_reads_its_own_paper() -> No
     )
     plan = Plan(rows=["SparseSieve", "FlowRelay", "Nobody"])
     data = SynthesisInput(question, plan, ["pa", "pb"], {"pa": a, "pb": b}, {}, [])
-    rows, facts, how, _ = table_rows(data)
+    rows, facts, how, *_ = table_rows(data)
+    # A row the question lists is a key of the answer, whether or not a value was read.
     assert rows == [
         {"Method": "SparseSieve", "nDCG@10 on SciDocs-S": 41.2},
         {"Method": "FlowRelay", "nDCG@10 on SciDocs-S": 50.5},
+        {"Method": "Nobody", "nDCG@10 on SciDocs-S": None},
     ]
     assert how == "listed rows" and {fact.paper_id for fact in facts} == {"pa", "pb"}
+
+
+def test_a_listed_rows_value_no_table_holds_is_read_from_the_sentence_stating_it() -> None:
+    a = context("pa", "SparseSieve")
+    b = context("pb", "FlowRelay", cells=(("Method", "SciDocs-S"), ("FlowRelay", "50.5")))
+    stating = Chunk("pb#0009", "pb", "body", 6, "FlowRelay uses a batch size of 64.", section="5")
+    b = replace(b, chunks=(*b.chunks, stating))
+    # pa's "The batch size is 256." names no row: the localizer's passage reads it.
+    schema = [
+        TableColumn(name="Method", type="string", is_row_key=True),
+        TableColumn(name="Batch size", type="number", is_row_key=False),
+    ]
+    question = table_question("What batch size do SparseSieve and FlowRelay use?", schema)
+    data = SynthesisInput(
+        question, Plan(rows=["SparseSieve", "FlowRelay"]), ["pa", "pb"], {"pa": a, "pb": b}, {}, []
+    )
+
+    answer = table_rows(data)
+
+    assert answer.rows == [
+        {"Method": "SparseSieve", "Batch size": 256},
+        {"Method": "FlowRelay", "Batch size": 64},
+    ]
+    # The sentence read is the evidence, standing where a printed value was sought.
+    assert [(fact.paper_id, fact.chunk_id) for fact in answer.grounds] == [("pb", "pb#0009")]
+    assert answer.stated
 
 
 def test_a_table_answers_evidence_is_its_table_only_when_the_question_names_its_rows() -> None:
@@ -150,7 +179,7 @@ def test_a_table_with_its_entities_as_columns_is_read_transposed() -> None:
     ]
     question = table_question("Give the piezoresistive coefficients of each material.", schema)
     paper = context("pa", "Sensor", cells=grid)
-    rows, _, how, _ = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
+    rows, _, how, *_ = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
     assert how.endswith("projected transposed")
     assert rows == [
         {"Material": "n-Si", "πt (TPa^-1)": -176, "πl": -312},
@@ -221,7 +250,7 @@ def test_the_table_holding_the_rows_the_question_names_carries_the_answer() -> N
             TableColumn(name="Self-BLEU", type="number", is_row_key=False),
         ],
     )
-    rows, _, how, _ = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
+    rows, _, how, *_ = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
     assert how == "Table 2 projected, named rows"
     assert [row["Model"] for row in rows] == ["RAPT", "PTR"]
 
@@ -248,7 +277,7 @@ def test_listed_rows_one_selected_papers_table_prints_are_read_off_that_table() 
     )
     plan = Plan(rows=["PEGASUS", "BART"])
     data = SynthesisInput(question, plan, ["pb", "pa"], {"pa": lexsum, "pb": other}, {}, [])
-    rows, _, how, _ = table_rows(data)
+    rows, _, how, *_ = table_rows(data)
     assert how.endswith("projected, named rows")
     assert rows == [
         {"Model": "PEGASUS", "R-L F1": 29.99, "Words": 94.6},
@@ -272,7 +301,7 @@ def test_rows_no_header_names_are_keyed_by_the_tables_labels() -> None:
             TableColumn(name="Latency (ms)", type="number", is_row_key=False),
         ],
     )
-    rows, _, how, _ = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
+    rows, _, how, *_ = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
     assert how == "Table 1 rows by label, no header names the value columns"
     assert rows == [
         {"Model": "ViT-B", "Latency (ms)": None},
@@ -326,7 +355,7 @@ def test_a_table_split_by_column_reads_each_column_from_the_paper_it_names() -> 
     twin = replace(scibert, paper=replace(scibert.paper, paper_id="pa2"))
     papers = {"pa": scibert, "pb": s2orc, "pa2": twin}
     data = SynthesisInput(question, Plan(), ["pa", "pb", "pa2"], papers, {}, [])
-    rows, facts, how, _ = table_rows(data)
+    rows, facts, how, *_ = table_rows(data)
     assert rows == [
         {
             "Dataset": "BC5CDR",
@@ -360,7 +389,7 @@ def test_a_column_one_papers_headers_name_is_read_off_that_paper_alone() -> None
         schema,
     )
     data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": context(), "pb": filters}, {}, [])
-    rows, _, how, _ = table_rows(data)
+    rows, _, how, *_ = table_rows(data)
     assert rows == [
         {"Filter": "PyPDF2 error", "PDFs removed (millions)": 0.54},
         {"Filter": "Over 50 pages", "PDFs removed (millions)": 2.27},
@@ -396,7 +425,7 @@ def test_the_table_whose_caption_alone_prints_a_name_the_question_prints_carries
     # The localizer found the other table: the name the question prints outweighs that.
     located = EvidenceItem("pa", "table", {"page": 4, "table_id": "Table 1"}, 0.9)
     data = SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, [located])
-    rows, _, how, _ = table_rows(data)
+    rows, _, how, *_ = table_rows(data)
     assert how.startswith("Table 2 projected")
     assert rows == [{"Model": "BM25", "th": 33.6}, {"Model": "Dense", "th": 33.6}]
 
@@ -410,7 +439,7 @@ def test_a_table_keyed_by_paper_names_each_by_what_it_introduces_where_and_when(
     ]
     question = table_question("For each of the two papers, give its nDCG@10 on SciDocs-S.", schema)
     data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": qfft, "pb": eevee}, {}, [])
-    rows, _, how, _ = table_rows(data)
+    rows, _, how, *_ = table_rows(data)
     assert how == "paper rows"
     assert [row["Paper"] for row in rows] == ["QFFT (arXiv 2025)", "Eevee (arXiv 2026)"]
     # A key asking for titles gets them whole.

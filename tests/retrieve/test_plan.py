@@ -293,3 +293,21 @@ def test_llm_backend_without_a_client_uses_the_rules_and_says_so() -> None:
 
     assert outcome.backend == "heuristic" and outcome.fallback_reason == "no LLM client"
     assert outcome.record is None
+
+
+def test_lists_that_together_hold_the_counted_rows_are_all_rows() -> None:
+    text = (
+        "Compare a paper's RAPT and NC-RAPT models with another paper's MLP-Overlap and "
+        "AE-Overlap models. For each of these four models, give the optimizer."
+    )
+    uncounted = text.replace("these four models", "these models")
+    columns = [("Model", True), ("Optimizer", False)]
+
+    assert heuristic_plan(ask(text, columns=columns)).rows == [
+        "RAPT",
+        "NC-RAPT",
+        "MLP-Overlap",
+        "AE-Overlap",
+    ]
+    # Without the count, the longest (here the first) list is the rows.
+    assert heuristic_plan(ask(uncounted, columns=columns)).rows == ["RAPT", "NC-RAPT"]

@@ -57,6 +57,7 @@ from littrace.read.units.terms import (
     asked_terms,
     contrasted_terms,
     question_terms,
+    stated_counts,
     terms_match,
     without_contrast,
 )
@@ -88,6 +89,7 @@ __all__ = [
     "run_in_bases",
     "run_in_subscripts",
     "stacked",
+    "stated_counts",
     "subject_terms",
     "table_cells",
     "terms_match",

@@ -6,6 +6,7 @@ import functools
 import itertools
 import re
 
+from littrace.numbers import spelled_as_digits
 from littrace.read.text import STOPWORDS, norm, stem, terms
 
 # Header shorthand read as the words a question uses: "w/o", and the metric letters of
@@ -264,6 +265,33 @@ def terms_match(term: str, wanted: frozenset[str]) -> bool:
         )
         for other in wanted
     )
+
+
+# A count before a plural within a few words: "the five retrieval settings", "4 models".
+_STATED_COUNT = re.compile(r"\b([2-9]|1\d)\s+(?:[\w-]+\s+){0,3}?([^\W\d_][\w-]*s)\b")
+
+
+def stated_counts(question: str, names: list[str]) -> set[int]:
+    """The counts ``question`` states of what columns named ``names`` hold ("the five
+    retrieval settings" for "Setting"); a count of anything else ("6 billion parameters"
+    for "Model") is none.
+
+    Example:
+        >>> sorted(stated_counts("For each of these four models, give ...", ["Model"]))
+        [4]
+    """
+    named = frozenset(terms(" ".join(names)))
+    return {
+        int(m[1])
+        for m in _STATED_COUNT.finditer(spelled_as_digits(question))
+        if any(terms_match(term, named) for term in terms(" ".join(_singulars(m[2]))))
+    }
+
+
+def _singulars(plural: str) -> list[str]:
+    """The singulars a plural may be of: "categories", "classes", "settings"."""
+    word = plural.lower()
+    return [word[:-3] + "y", word[:-2]] if word.endswith("ies") else [word[:-1], word[:-2]]
 
 
 def _transposed(a: str, b: str) -> bool:
