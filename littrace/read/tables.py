@@ -45,7 +45,7 @@ from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import citation_ids
 from littrace.read.stated import names_column, stated_value
 from littrace.read.text import asking_clause, contains_phrase, coverage, sentences, terms
-from littrace.read.units import table_cells
+from littrace.read.units import label_share, question_terms, stated_counts, table_cells
 
 _TRUE = {"yes", "true", "y", "1", "✓", "x"}
 _FALSE = {"no", "false", "n", "0", "✗", "-"}
@@ -566,6 +566,21 @@ def _labelled_rows(
     return assemble_rows(schema, entities, keep_empty=True), facts, how
 
 
+def _reads_listed(read: ReadRows, listed: Sequence[str], counted: set[int]) -> bool:
+    """Whether rows read off a table read one of the rows the question lists (a label of
+    theirs named by a listed name in full, or naming one in full), or the question lists no
+    rows it counts (``counted``: the counts it states of the key column's rows): a list of
+    another length may be of something else ("its Rouge-2 and BERTScore F1")."""
+    if len(listed) < 2 or len(listed) not in counted:
+        return True
+    return any(
+        label_share(label, question_terms(entity)) >= 1.0
+        or label_share(entity, question_terms(label)) >= 1.0
+        for label, _ in read.entities
+        for entity in listed
+    )
+
+
 def _without(raw: dict[str, Any], name: str) -> dict[str, Any]:
     return {column: value for column, value in raw.items() if column != name}
 
@@ -601,6 +616,12 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
             if source is not None
             else _cross_paper_rows(data, works, keys[0])
         )
+        # Rows read off a table that holds none of the rows the question lists, as many as
+        # it counts, answer another question: the listed rows are read by the ledger below.
+        if projected is not None and not _reads_listed(
+            projected, data.plan.rows, stated_counts(data.question.question, [keys[0].name])
+        ):
+            projected = None
         if projected is not None:
             projected_rows = assemble_rows(schema, projected.entities)
             if projected_rows:

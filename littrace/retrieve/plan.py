@@ -40,7 +40,7 @@ from littrace.config import PlannerSettings
 from littrace.littraceqa import Question
 from littrace.llm import CallRecord, LlmClient, render
 from littrace.llm.replies import Plan, TargetGroup
-from littrace.read.units import stated_counts
+from littrace.read.units import counted_list, label_share, question_terms, stated_counts
 
 __all__ = [
     "MAX_PAPERS",
@@ -435,17 +435,24 @@ def _rows(question: Question, enumerations: list[list[_Span]]) -> list[str]:
     """The row entities a table question lists: its longest enumeration that does not list
     the schema's value columns ("what BLEU and self-BLEU do ..."), with an unnamed first item
     ("for the random baseline, SQuALITY and PubMed"); all such enumerations when together
-    they list as many rows as the question counts."""
+    they list as many rows as the question counts; before them, the list printed after that
+    count."""
     schema = question.table_schema or []
     keys = [column.name for column in schema if column.is_row_key]
     # Rows keyed by paper or title are papers, which the question describes but cannot list.
     if not keys or any(_PAPER_COLUMN.search(key) for key in keys):
         return []
-    columns = [_words(column.name) for column in schema if not column.is_row_key]
+    # The list after a count of what the key column holds is its rows, names or not ("in
+    # three settings: linear probing, head tuning and full-parameter tuning").
+    counted_items = counted_list(question.question, keys)
+    if counted_items:
+        return counted_items
+    columns = [column.name for column in schema if not column.is_row_key]
     listed = [
         run
         for run in enumerations
-        if 2 * sum(any(_words(span.text) <= words for words in columns) for span in run) < len(run)
+        if 2 * sum(any(_names_column(span.text, column) for column in columns) for span in run)
+        < len(run)
     ]
     if not listed:
         return []
@@ -458,6 +465,12 @@ def _rows(question: Question, enumerations: list[list[_Span]]) -> list[str]:
     longest = max(listed, key=len)
     head = _LIST_HEAD.search(question.question[: longest[0].start])
     return ([head.group(1)] if head else []) + [span.text for span in longest]
+
+
+def _names_column(item: str, column: str) -> bool:
+    """Whether a listed item is the value column ``column``: its words among the column's,
+    or the column's name abbreviating it ("R-2" for "Rouge-2 F1")."""
+    return _words(item) <= _words(column) or label_share(column, question_terms(item)) >= 1.0
 
 
 def _words(text: str) -> set[str]:

@@ -34,6 +34,10 @@ def table_question(text: str, schema: list[TableColumn]) -> Question:
     )
 
 
+def replace_text(question: Question, old: str, new: str) -> Question:
+    return question.model_copy(update={"question": question.question.replace(old, new)})
+
+
 def with_second_table(paper: PaperContext, cells: tuple, caption: str = "Table 2.") -> PaperContext:
     """``paper`` with a second table, "Table 2", printing ``cells`` under ``caption``."""
     first = next(obj for obj in paper.objects if obj.kind == "table")
@@ -105,6 +109,28 @@ def test_the_listed_rows_fix_the_ledger_and_each_row_reads_its_own_paper() -> No
         {"Method": "Nobody", "nDCG@10 on SciDocs-S": None},
     ]
     assert how == "listed rows" and {fact.paper_id for fact in facts} == {"pa", "pb"}
+
+
+def test_rows_read_off_a_table_holding_none_of_the_listed_rows_yield_to_the_listed_rows() -> None:
+    paper = context("pa", "SparseSieve")
+    question = table_question(
+        "What nDCG@10 on SciDocs-S do the two methods built on SparseSieve reach: "
+        "SciFact-Sieve and FiQA-Sieve?",
+        SCHEMA,
+    )
+    listed = Plan(rows=["SciFact-Sieve", "FiQA-Sieve"])
+    data = SynthesisInput(question, listed, ["pa"], {"pa": paper}, {}, [])
+
+    answer = table_rows(data)
+    uncounted = table_rows(
+        replace(data, question=replace_text(question, "the two methods", "the methods"))
+    )
+
+    # The results table prints BM25, DenseX and SparseSieve: none of the rows asked for.
+    assert [row["Method"] for row in answer.rows] == ["SciFact-Sieve", "FiQA-Sieve"]
+    assert answer.how == "listed rows"
+    # A list the question does not count may be of something else: the table's rows stay.
+    assert "projected" in uncounted.how and len(uncounted.rows) == 3
 
 
 def test_a_listed_rows_value_no_table_holds_is_read_from_the_sentence_stating_it() -> None:

@@ -10,12 +10,14 @@ from littrace.read.units import (
     align,
     asked_terms,
     blends,
+    counted_list,
     header_row_count,
     label_column_count,
     label_share,
     question_terms,
     refers_to_own,
     stacked,
+    stated_counts,
     subject_terms,
     table_cells,
     terms_match,
@@ -1271,3 +1273,30 @@ def test_a_blend_runs_two_neighbouring_question_words_together_in_order() -> Non
     assert "scientivocab" not in found
     assert "scivo" not in found
     assert "scvocab" not in found
+
+
+def test_a_count_the_question_states_is_of_what_the_key_column_holds() -> None:
+    asked = "Of the five retrieval settings, give the 4 models scored with 6 billion parameters."
+    assert stated_counts(asked, ["Setting"]) == {5}
+    assert stated_counts(asked, ["Model"]) == {4}
+    assert stated_counts(asked, ["Dataset"]) == set()
+
+
+def test_the_list_after_a_count_of_the_key_columns_rows_is_its_rows() -> None:
+    settings = (
+        "The table compares the encoder with ViT-22B in three settings: linear probing, head "
+        "tuning and the full-parameter tuning. Give the mIoU of each."
+    )
+    assert counted_list(settings, ["Setting"]) == [
+        "linear probing",
+        "head tuning",
+        "full-parameter tuning",
+    ]
+    # Another count's list, a list of another length, or one in parentheses (a description
+    # of the rows, not their names) is none.
+    assert counted_list(settings, ["Dataset"]) == []
+    assert counted_list(settings.replace("three", "four"), ["Setting"]) == []
+    described = (
+        "It presents four implementations (with resistor, full-transistor, mirror and subtraction)."
+    )
+    assert counted_list(described, ["Implementation"]) == []

@@ -311,3 +311,20 @@ def test_lists_that_together_hold_the_counted_rows_are_all_rows() -> None:
     ]
     # Without the count, the longest (here the first) list is the rows.
     assert heuristic_plan(ask(uncounted, columns=columns)).rows == ["RAPT", "NC-RAPT"]
+
+
+def test_a_list_after_the_count_of_the_key_columns_rows_is_the_rows_names_or_not() -> None:
+    text = (
+        "Its segmentation table compares the encoder with ViT-22B in three settings: linear "
+        "probing, head tuning and full-parameter tuning. Give the mIoU of each."
+    )
+    plan = heuristic_plan(ask(text, columns=[("Setting", True), ("mIoU", False)]))
+
+    assert plan.rows == ["linear probing", "head tuning", "full-parameter tuning"]
+
+
+def test_a_list_of_metrics_the_value_columns_abbreviate_is_no_list_of_rows() -> None:
+    text = "How does PRIMERA do on each task? Give its Rouge-2 F1 and BERTScore F1 for each task."
+    plan = heuristic_plan(ask(text, columns=[("Task", True), ("R-2", False), ("BS", False)]))
+
+    assert plan.rows == []

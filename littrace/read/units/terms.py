@@ -288,6 +288,43 @@ def stated_counts(question: str, names: list[str]) -> set[int]:
     }
 
 
+# What stands between a count's noun and the list naming what it counts; a list in
+# parentheses describes them ("(with resistor, full-transistor ...)") rather than names them.
+_LIST_OPENING = re.compile(r"^\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?)\s*")
+_LIST_END = re.compile(r"[.?!;)](?:\s|$)")
+_LIST_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+# A listed item is a short phrase; a longer run is a clause.
+_ITEM_WORDS = 4
+
+
+def counted_list(question: str, names: list[str]) -> list[str]:
+    """The items of a list printed right after a count the question states of what columns
+    named ``names`` hold, when there are exactly that many ("in three settings: linear
+    probing, head tuning and full-parameter tuning" for "Setting"); [] when none is.
+
+    Example:
+        >>> counted_list("It is compared in three settings: linear probing, head tuning and "
+        ...              "full-parameter tuning. Give the mIoU.", ["Setting"])
+        ['linear probing', 'head tuning', 'full-parameter tuning']
+    """
+    named = frozenset(terms(" ".join(names)))
+    text = spelled_as_digits(question)
+    for m in _STATED_COUNT.finditer(text):
+        if not any(terms_match(term, named) for term in terms(" ".join(_singulars(m[2])))):
+            continue
+        rest = text[m.end() :]
+        opening = _LIST_OPENING.match(rest)
+        if opening is None or not opening.group(0).strip():
+            continue
+        rest = rest[opening.end() :]
+        end = _LIST_END.search(rest)
+        items = [item.strip() for item in _LIST_SPLIT.split(rest[: end.start() if end else None])]
+        items = [item.removeprefix("the ").strip() for item in items if item]
+        if len(items) == int(m[1]) and all(len(item.split()) <= _ITEM_WORDS for item in items):
+            return items
+    return []
+
+
 def _singulars(plural: str) -> list[str]:
     """The singulars a plural may be of: "categories", "classes", "settings"."""
     word = plural.lower()
