@@ -473,13 +473,13 @@ def _listing_paper(
     return holding[0]
 
 
-def _labels(context: PaperContext) -> set[str]:
-    """The innermost row and column labels the paper's tables print."""
+def _labels(context: PaperContext, columns: bool = True) -> set[str]:
+    """The innermost row and (with ``columns``) column labels the paper's tables print."""
     return {
         label
         for obj in paper_tables(context)
         for cell in table_cells(obj.cells)
-        for label in (cell.row_path[-1:] + cell.column_path[-1:])
+        for label in (cell.row_path[-1:] + (cell.column_path[-1:] if columns else ()))
     }
 
 
@@ -566,19 +566,28 @@ def _labelled_rows(
     return assemble_rows(schema, entities, keep_empty=True), facts, how
 
 
-def _reads_listed(read: ReadRows, listed: Sequence[str], counted: set[int]) -> bool:
-    """Whether rows read off a table read one of the rows the question lists (a label of
-    theirs named by a listed name in full, or naming one in full), or the question lists no
-    rows it counts (``counted``: the counts it states of the key column's rows): a list of
-    another length may be of something else ("its Rouge-2 and BERTScore F1")."""
-    if len(listed) < 2 or len(listed) not in counted:
-        return True
-    return any(
+def _names_label(label: str, entity: str) -> bool:
+    """Whether a printed label and a listed name name each other, one in full."""
+    return (
         label_share(label, question_terms(entity)) >= 1.0
         or label_share(entity, question_terms(label)) >= 1.0
-        for label, _ in read.entities
-        for entity in listed
     )
+
+
+def _reads_listed(
+    read: ReadRows, listed: Sequence[str], counted: set[int], row_labels: set[str]
+) -> bool:
+    """Whether rows read off a table read one of the rows the question lists (two or more),
+    or the list may be of something else ("its Rouge-2 and BERTScore F1"): the question
+    counts no such number of the key column's rows (``counted``), nor do the selected
+    papers' tables print every listed name as a row label (``row_labels``)."""
+    if len(listed) < 2:
+        return True
+    if len(listed) not in counted and not all(
+        any(_names_label(label, entity) for label in row_labels) for entity in listed
+    ):
+        return True
+    return any(_names_label(label, entity) for label, _ in read.entities for entity in listed)
 
 
 def _without(raw: dict[str, Any], name: str) -> dict[str, Any]:
@@ -619,7 +628,10 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
         # Rows read off a table that holds none of the rows the question lists, as many as
         # it counts, answer another question: the listed rows are read by the ledger below.
         if projected is not None and not _reads_listed(
-            projected, data.plan.rows, stated_counts(data.question.question, [keys[0].name])
+            projected,
+            data.plan.rows,
+            stated_counts(data.question.question, [keys[0].name]),
+            {label for context in works for label in _labels(context, columns=False)},
         ):
             projected = None
         if projected is not None:

@@ -133,6 +133,26 @@ def test_rows_read_off_a_table_holding_none_of_the_listed_rows_yield_to_the_list
     assert "projected" in uncounted.how and len(uncounted.rows) == 3
 
 
+def test_rows_another_table_prints_are_read_though_the_question_does_not_count_them() -> None:
+    # Table 2 prints the listed rows under headers that carry nothing of the schema, so the
+    # results table, holding none of them, is the one projected.
+    paper = with_second_table(
+        context("pa", "SparseSieve"),
+        (("Variant", "Recall"), ("SciFact-Sieve", "0.71"), ("FiQA-Sieve", "0.64")),
+    )
+    question = table_question(
+        "What nDCG@10 on SciDocs-S do SciFact-Sieve and FiQA-Sieve reach?", SCHEMA
+    )
+    data = SynthesisInput(
+        question, Plan(rows=["SciFact-Sieve", "FiQA-Sieve"]), ["pa"], {"pa": paper}, {}, []
+    )
+
+    answer = table_rows(data)
+
+    assert [row["Method"] for row in answer.rows] == ["SciFact-Sieve", "FiQA-Sieve"]
+    assert answer.how == "listed rows"
+
+
 def test_a_listed_rows_value_no_table_holds_is_read_from_the_sentence_stating_it() -> None:
     a = context("pa", "SparseSieve")
     b = context("pb", "FlowRelay", cells=(("Method", "SciDocs-S"), ("FlowRelay", "50.5")))
