@@ -519,6 +519,7 @@ def _group_named_by_parts(groups: set[str], question_text: str) -> str | None:
 _SUMMARY_ROWS = frozenset(
     {"avg", "average", "mean", "median", "sd", "std", "total", "sum", "overall", "all"}
 )
+_STATISTICS = _SUMMARY_ROWS - {"all", "overall"}
 
 
 def _bounded_rows(
@@ -869,12 +870,16 @@ def _across_row(
     order: dict[str, int] = {}
     columns: dict[tuple[str, ...], int] = {}
     read: list[TableCell] = []
-    for cell in sorted(rows[named[0]].values(), key=lambda cell: cell.column):
+    across = [
+        cell
+        for cell in sorted(rows[named[0]].values(), key=lambda cell: cell.column)
+        if len(cell.column_path) == depth
+    ]
+    labels = [_key_text(cell.column_path[level], keys[0].name) for cell in across]
+    unasked = _unasked_summaries(labels, question_text, keys)
+    for cell, label in zip(across, labels, strict=True):
         path = cell.column_path
-        if len(path) != depth:
-            continue
-        label = _key_text(path[level], keys[0].name)
-        if norm(label) in _SUMMARY_ROWS and norm(label) not in question:
+        if label in unasked:
             continue
         rest = path[:level] + path[level + 1 :]
         row = order.setdefault(label, len(order))
@@ -883,6 +888,21 @@ def _across_row(
     odd = _odd_forms([(cell.row, cell.text) for cell in read])
     read = [cell for cell in read if cell.row not in odd]
     return (named[0][-1], read) if len({cell.row for cell in read}) >= 2 else None
+
+
+def _unasked_summaries(
+    labels: Sequence[str],
+    question_text: str,
+    keys: Sequence[TableColumn],
+    summaries: frozenset[str] = _SUMMARY_ROWS,
+) -> set[str]:
+    """The ``labels`` summing up the others (of ``summaries``: "Average", "SD", "All") that
+    the question neither names nor counts among the rows it asks for ("each of the five
+    retrieval settings" over four settings and "All")."""
+    if len(set(labels)) in stated_counts(question_text, [key.name for key in keys]):
+        return set()
+    question = asked_terms(question_text)
+    return {label for label in labels if norm(label) in summaries and norm(label) not in question}
 
 
 def _number_form(text: str) -> str:
@@ -941,8 +961,12 @@ def project(
         if not rows or fit <= 0:
             continue
         if flipped and not narrowed_by:
-            # Read transposed, a row is a column of the table, whose cells print one kind.
+            # Read transposed, a row is a column of the table, whose cells print one kind,
+            # and one of statistics over the others ("Avg", "SD") is no key unless asked
+            # for; an "All" column there is as often a setting (M3's dense, sparse and
+            # multi-vector scores combined) as a sum.
             odd = _odd_forms([(row.key, cell.text) for row in rows for cell in row.values.values()])
+            odd |= _unasked_summaries([row.key for row in rows], question_text, keys, _STATISTICS)
             rows = [row for row in rows if row.key not in odd]
         found = Projection(rows, columns, fit, flipped, narrowed_by)
         if best is None or found.rank > best.rank:

@@ -1024,3 +1024,23 @@ def test_no_row_is_read_across_where_the_row_labels_header_names_the_key_column(
         caption=caption,
     )
     assert found is None or not found.across
+
+
+def test_read_transposed_a_column_of_statistics_over_the_others_is_no_key_unless_asked() -> None:
+    grid = (
+        ("Action", "P1", "P2", "P3", "AVG", "SD"),
+        ("Paper Saves", "3", "5", "4", "4.0", "1.0"),
+        ("Card Opens", "7", "2", "6", "5.0", "2.6"),
+    )
+    schema = _schema("Participant", "Paper Saves", "Card Opens")
+
+    each = project(grid, schema, "How many paper saves and card opens did each participant make?")
+    counted = project(
+        grid, schema, "Give paper saves and card opens for each of the 5 participants."
+    )
+    named = project(grid, schema, "Give paper saves and card opens per participant, and the SD.")
+
+    assert each is not None and each.transposed
+    assert [row.key for row in each.rows] == ["P1", "P2", "P3"]
+    assert counted is not None and len(counted.rows) == 5
+    assert named is not None and [row.key for row in named.rows] == ["P1", "P2", "P3", "SD"]
