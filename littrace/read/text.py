@@ -6,7 +6,7 @@ question a passage contains. Numbers are read by :mod:`littrace.numbers`.
 
 Example:
     >>> terms("What nDCG@10 does SparseSieve achieve on SciDocs-S?")
-    ['ndcg@10', 'sparsesieve', 'achieve', 'scidocs-s']
+    ['ndcg@10', 'sparsesiev', 'achiev', 'scidocs-s']
     >>> terms("models trained")
     ['model', 'train']
     >>> coverage({"batch": 1.0, "size": 1.0, "adam": 2.0}, "The batch size is 256.")

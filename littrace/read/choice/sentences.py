@@ -134,7 +134,7 @@ def describing_terms(question: str, paper: PaperRecord) -> frozenset[str]:
     Example:
         >>> paper = PaperRecord("p", "Graphs", (), "We organize scientific literature.", "", 2018, True)
         >>> sorted(describing_terms("How many nodes has the scientific literature graph?", paper))
-        ['literature', 'scientific']
+        ['literatur', 'scientific']
     """
     said = terms(f"{paper.title}\n{paper.abstract}")
     pairs = set(pairwise(said))
