@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from littrace.numbers import spelled_as_digits
 
 # A number standing alone: "1B" or "1 hundred" is a scale, not a bound of 1.
-_NUMBER = r"(?P<number>\d[\d,]*(?:\.\d+)?)(?![\w.])(?!\s+(?:hundred|thousand|million|billion)\b)"
+_NUMBER = r"(?P<number>\d[\d,]*(?:\.\d+)?)(?!\w|\.\d)(?!\s+(?:hundred|thousand|million|billion)\b)"
 # Comparison words before a number, by the relation they state.
 _BEFORE = {
     ">=": r"at least|no (?:fewer|less) than|not (?:fewer|less) than|a minimum of",
@@ -80,3 +80,63 @@ def bound_of(text: str) -> Bound | None:
     clause = _CLAUSE_BREAK.split(text[: match.start()])[-1]
     before = " ".join(clause.split()[-_NAMING_WORDS:])
     return Bound(op, float(match.group("number").replace(",", "")), bounded, before)
+
+
+# Two quantities compared in a clause: "X scores a higher F1 than Y", "X strictly beats Y",
+# "X trails Y". Higher/lower compare values; better/worse and the verbs compare merit, which
+# is the lower value where lower is better (an error, a distance).
+_COMPARATIVE = re.compile(
+    r"\b(?:(?P<higher>higher|greater|larger|more)|(?P<lower>lower|smaller|less|fewer)"
+    r"|(?P<better>better)|(?P<worse>worse))\b(?:\s+[\w@.+-]+){0,3}?\s+than\b"
+    r"|\b(?P<beats>beats?|outperforms?|exceeds?|surpass(?:es)?|tops?)\b"
+    r"|\b(?P<trails>trails?|underperforms?|falls?\s+behind)\b",
+    re.I,
+)
+_CLAUSE_END = re.compile(r"[?;!]|\.(?:\s|$)")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two quantities a clause compares: the text naming the one on the left (``left``),
+    the one on the right (``right``), and what the left one is: "higher", "lower", "better"
+    or "worse" than the right one."""
+
+    left: str
+    right: str
+    relation: str
+
+    def holds(self, left: float, right: float, lower_better: bool = False) -> bool:
+        """Whether ``left`` stands in the relation to ``right`` (merit read as the lower
+        value where ``lower_better``)."""
+        relation = self.relation
+        if relation in ("better", "worse"):
+            relation = (
+                ("lower" if relation == "better" else "higher")
+                if lower_better
+                else ("higher" if relation == "better" else "lower")
+            )
+        return left > right if relation == "higher" else left < right
+
+
+def comparison_of(sentence: str) -> Comparison | None:
+    """The comparison of two quantities ``sentence`` states, if any; a comparison with a
+    number ("more than 100 samples") is a bound (:func:`bound_of`), not this.
+
+    Example:
+        >>> found = comparison_of("For which categories does Grobid get a higher F1 than RoBERTa?")
+        >>> found.left, found.right, found.relation
+        ('For which categories does Grobid get a', 'RoBERTa', 'higher')
+        >>> comparison_of("Which datasets have more than 100 samples?") is None
+        True
+    """
+    for match in _COMPARATIVE.finditer(sentence):
+        after = sentence[match.end() :]
+        end = _CLAUSE_END.search(after)
+        right = after[: end.start()] if end else after
+        if not right.strip() or re.match(r"\s*\d", spelled_as_digits(right)):
+            continue
+        relation = match.lastgroup or ""
+        relation = {"beats": "better", "trails": "worse"}.get(relation, relation)
+        start = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
+        return Comparison(start.strip(), right.strip(), relation)
+    return None

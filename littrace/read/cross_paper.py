@@ -65,7 +65,9 @@ def paper_cues(name: str, paper: Cue, others: Sequence[Cue]) -> int:
         elif paper.venue and word == paper.venue.casefold():
             count += all(other.venue.casefold() != word for other in others)
         elif (
-            word.isalpha()
+            # A name with digits in it ("S2ORC") points at a paper as a word does.
+            word.isalnum()
+            and not word.isdigit()
             and len(word) > 2
             and terms_match(word, title)
             and not terms_match(word, others_titles)

@@ -57,8 +57,9 @@ from typing import TypeVar
 from littrace.littraceqa import TableColumn
 from littrace.numbers import numbers, parse_value, share, spread
 from littrace.read.abbreviations import Glossary, shortened_in, unclipped
-from littrace.read.bounds import bound_of
-from littrace.read.text import contains_phrase, norm, terms
+from littrace.read.bounds import bound_of, comparison_of
+from littrace.read.extremes import lower_is_better
+from littrace.read.text import asking_sentence, contains_phrase, norm, sentences, terms
 from littrace.read.units import (
     CITATION,
     TableCell,
@@ -67,6 +68,7 @@ from littrace.read.units import (
     label_column_count,
     label_share,
     marks_own,
+    named_terms,
     path_score,
     printed_as,
     prints_own,
@@ -174,14 +176,21 @@ def column_match(
     path: Sequence[str],
     question: frozenset[str],
     subscripts: frozenset[str] = frozenset(),
+    focus: frozenset[str] | None = None,
 ) -> float:
     """How well a header ``path`` names the schema column ``name`` (see the module doc); a
     unit in parentheses ("πt (TPa^-1)") may be left out of the header; ``subscripts``: those
-    the table runs into its headers (:func:`_subscripts`)."""
+    the table runs into its headers (:func:`_subscripts`); with ``focus`` (the terms of the
+    sentence that asks), a header named only in the sentences before it counts half ("in
+    computer science and in biomedicine. In the biomedical area, what precision ...")."""
     held = _held(name, path, subscripts)
     if held <= 0:
         return 0.0
-    return held * (0.5 + 0.5 * path_score(path, question_terms(name) | question))
+    named = question_terms(name)
+    score = path_score(path, named | question)
+    if focus is not None:
+        score = (score + path_score(path, named | focus)) / 2
+    return held * (0.5 + 0.5 * score)
 
 
 def _subscripts(paths: dict[Slot, tuple[str, ...]]) -> frozenset[str]:
@@ -193,7 +202,11 @@ def _subscripts(paths: dict[Slot, tuple[str, ...]]) -> frozenset[str]:
 
 
 def _held(name: str, path: Sequence[str], subscripts: frozenset[str] = frozenset()) -> float:
-    """The share of the column ``name``'s terms that the header ``path`` prints."""
+    """The share of the column ``name``'s terms that the header ``path`` prints; a name of
+    stop words alone ("All") by a header printing it exactly."""
+    if not terms(name):
+        said = name.strip().casefold()
+        return float(bool(said) and any(label.strip().casefold() == said for label in path))
     printed = run_in_bases(question_terms(" ".join(path)), subscripts)
     bare = _PARENTHESES.sub("", name)
     return max(label_share(name, printed), label_share(bare, printed) if terms(bare) else 0.0)
@@ -207,6 +220,7 @@ def _map_columns(
     own: frozenset[Slot] | None = None,
     spreads: frozenset[Slot] = frozenset(),
     shares: frozenset[Slot] = frozenset(),
+    focus: frozenset[str] | None = None,
 ) -> tuple[dict[str, Slot], float]:
     """Each value column's table column (distinct, by its slot in ``paths``), and the mean
     match over value columns; a column named in percent ("Kept after stage 1 (%)") is read
@@ -216,12 +230,12 @@ def _map_columns(
     question names outright); a column naming a spread ("Std") that no header names reads
     the column of the value before it, when that column prints "mean ± spread"
     (``spreads``), as a column naming a share ("Percent of all papers") does, when that
-    column prints "count (share%)" (``shares``)."""
+    column prints "count (share%)" (``shares``); ``focus``: as in :func:`column_match`."""
     subscripts = _subscripts(paths)
     scored = sorted(
         (
             (
-                column_match(column.name, path, question, subscripts)
+                column_match(column.name, path, question, subscripts, focus)
                 * (_NOT_PERCENT if "%" in column.name and percent and j not in percent else 1.0),
                 index,
                 j,
@@ -526,12 +540,13 @@ def _bounded_rows(
     rows: dict[tuple[str, ...], dict[Slot, TableCell]],
     question_text: str,
     mapped: dict[str, Slot],
-) -> tuple[list[tuple[str, ...]], str]:
+) -> tuple[list[tuple[str, ...]], str] | None:
     """Rows whose value in the answer's column the question bounds meets the bound, when
     some rows do and some do not: the column whose name the words around the bound name
     best ("which categories have more than 100 samples" for "Number of samples", "an
     anomaly ratio above 30%" for "Anomaly ratio (%)"); rows that sum up the others ("AVG",
-    "Total") are no answer to which ones meet it."""
+    "Total") are no answer to which ones meet it. None when no row meets a bound on a column
+    its words name in full: the table holds no answer."""
     bound = bound_of(question_text)
     if bound is None:
         return [], ""
@@ -541,7 +556,11 @@ def _bounded_rows(
     in_percent = [name for name in names if "%" in name]
     if bound.bounded.startswith("%") and in_percent:
         names = in_percent
-    share = {name: label_share(name, said) for name in names}
+    around = f"{bound.before} {bound.bounded}"
+    share = {
+        name: label_share(name, said) if terms(name) else _held(name, around.split())
+        for name in names
+    }
     best = max(share.values(), default=0.0)
     named = [name for name in names if share[name] == best]
     if len(named) != 1 or (best <= 0 and names != in_percent):
@@ -555,9 +574,80 @@ def _bounded_rows(
         and bound.holds(value)
         and norm(path[-1]) not in _SUMMARY_ROWS
     ]
+    # A bound whose words name the column in full that no row meets: the table holds no
+    # answer ("an iBLEU above 6" in the medium model's table).
+    if (
+        not meeting
+        and label_share(
+            named[0], question_terms(" ".join([bound.before, *bound.bounded.split()[:1]]))
+        )
+        >= 1.0
+        and any(j in cells for cells in rows.values())
+    ):
+        return None
     if not meeting or len(meeting) == len(rows):
         return [], ""
     return meeting, f"rows whose {named[0]} is {bound.operator} {bound.value:g}"
+
+
+def _asking_sentence(question_text: str) -> str:
+    """The question's last sentence that asks ("... higher than the proposed model?"
+    before "List them with both scores."), else its last sentence."""
+    asking = [text for text in sentences(question_text) if text.rstrip().endswith("?")]
+    return asking[-1] if asking else asking_sentence(question_text)
+
+
+def _compared_rows(
+    rows: dict[tuple[str, ...], dict[Slot, TableCell]],
+    question_text: str,
+    mapped: dict[str, Slot],
+    paths: dict[Slot, tuple[str, ...]],
+    caption: str = "",
+) -> tuple[list[tuple[str, ...]], str]:
+    """Rows where one answer column stands in the relation the question's (last) question
+    sentence states to another ("in which languages does the '-C' variant strictly beat
+    OpenCLIP-XLM-R-H", "where Grobid gets a higher F1 than RoBERTa"), when some rows do and
+    some do not: the right-hand column is the one the words after the comparison name best,
+    the left-hand one the one the words before it name best, else, of two, the other one;
+    merit is the lower value where the headers, caption or question name an error-like
+    measure. Rows summing up the others ("Avg.") are no answer."""
+    comparison = comparison_of(_asking_sentence(question_text))
+    names = list(mapped)
+    if comparison is None or len(names) < 2:
+        return [], ""
+
+    def best_named(text: str, among: list[str]) -> str | None:
+        said = question_terms(text)
+        share = {name: named_terms(name, said) for name in among}
+        top = max(share.values(), default=0.0)
+        named = [name for name in among if share[name] == top]
+        return named[0] if top > 0 and len(named) == 1 else None
+
+    right = best_named(comparison.right, names)
+    left = best_named(comparison.left, [name for name in names if name != right])
+    if len(names) == 2 and (left is None) != (right is None):
+        # Of two columns, the side named says which is the other ("the proposed model").
+        named = left or right
+        other = next(name for name in names if name != named)
+        left, right = (named, other) if left else (other, named)
+    if left is None or right is None or left == right:
+        return [], ""
+    a, b = mapped[left], mapped[right]
+    headers = " ".join(" ".join(paths[j]) for j in (a, b))
+    lower_better = lower_is_better(question_text, caption, headers)
+    meeting = [
+        path
+        for path, cells in rows.items()
+        if a in cells
+        and b in cells
+        and (x := cells[a].value) is not None
+        and (y := cells[b].value) is not None
+        and comparison.holds(x, y, lower_better)
+        and norm(path[-1]) not in _SUMMARY_ROWS
+    ]
+    if not meeting or len(meeting) == len(rows):
+        return [], ""
+    return meeting, f"rows whose {left} is {comparison.relation} than {right}"
 
 
 # A label that adds or removes a part, its sign set apart ("+ venue") or not ("−abstract").
@@ -698,7 +788,8 @@ def _project_cells(
         if own_column
         else None
     )
-    mapped, fit = _map_columns(paths, values, question, percent, own, spreads, shares)
+    focus = asked_terms(_asking_sentence(question_text))
+    mapped, fit = _map_columns(paths, values, question, percent, own, spreads, shares, focus)
     # A column mapped to the slot of a column before it reads the spread or share printed
     # there.
     first_of: dict[Slot, str] = {}
@@ -712,7 +803,14 @@ def _project_cells(
     # A bound on an answer column ("a macro-average above 48") is what selects the rows: the
     # words of the question naming some rows ("its router and prompt slots") describe the
     # paper.
-    bounded, bound_said = _bounded_rows({path: rows[path] for path in kept}, question_text, mapped)
+    found_bounded = _bounded_rows({path: rows[path] for path in kept}, question_text, mapped)
+    if found_bounded is None:
+        return [], {}, 0.0, ""
+    bounded, bound_said = found_bounded
+    if not bounded:
+        bounded, bound_said = _compared_rows(
+            {path: rows[path] for path in kept}, question_text, mapped, paths, caption
+        )
     if bounded:
         kept, narrowed_by = bounded, bound_said
     named = (
@@ -727,6 +825,10 @@ def _project_cells(
             glossary,
         )
     )
+    # A row named as a value column of the schema ("InternVL-C" among the columns of a
+    # table keyed by language) is a column of the answer, not one of its rows.
+    column_names = {norm(column.name) for column in values}
+    named = [path for path in named if norm(printed_label(path[-1])) not in column_names]
     # Names that reach fewer rows than the question counts of what its key column holds
     # ("each of the five retrieval settings" for "Setting", two of them named) leave the
     # table's rows when it holds exactly that many.
@@ -750,12 +852,18 @@ def _project_cells(
     # Each key column reads the label column its header names, when together they tell
     # the rows apart ("SciERC | NER" and "SciERC | REL").
     levels = [level for level in named_levels if level is not None]
+    innermost = _key_level(kept)
+    # The label columns whose headers name the key columns key the rows when they tell the
+    # rows apart, or when no level does ("GENIA" twice under "Dataset", once per task).
     by_header = (
         len(levels) == len(keys)
         and all(len(path) >= -level for path in kept for level in levels)
-        and len({tuple(path[level] for level in levels) for path in kept}) == len(kept)
+        and (
+            len({tuple(path[level] for level in levels) for path in kept}) == len(kept)
+            or len({path[innermost] for path in kept}) < len(kept)
+        )
     )
-    level = levels[0] if by_header else _key_level(kept)
+    level = levels[0] if by_header else innermost
     spaced = _spaced_signs([path[-1] for path in rows])
     printed_keys = {path: spaced(printed_label(path[level])) for path in kept}
     if len(set(printed_keys.values())) < len(kept) or keys[0].type == "number":
@@ -849,17 +957,41 @@ def _across_row(
     named = _named_rows(
         {path: rows[path] for path in full}, question, entities, question_text, subject, glossary
     )
-    said = f" {' '.join(_words(question_text))} "
-    if len(named) != 1:
-        # A row the question prints in full is named, alone or beside others it names.
-        named = [
+
+    def printed_in(text: str, paths: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+        said = f" {' '.join(_words(text))} "
+        return [
             path
-            for path in named or full
+            for path in paths
             if any(
                 f" {' '.join(_words(printed_label(form)))} " in said
                 for form in _label_forms(path[-1], question_text, glossary)
             )
         ]
+
+    if len(named) != 1:
+        # A row the question prints in full is named, alone or beside others it names.
+        printed = printed_in(question_text, named or full)
+        if printed or len(named) < 2:
+            named = printed
+        else:
+            # Of rows named alike, none printed in full, the one naming more of the
+            # question, then printing more of its numbers ("LED-16384" over "LED-4096" for
+            # "the LED variant with a 16384-token input window").
+            given = {number.value for number in numbers(question_text)}
+            naming = {
+                path: (
+                    named_terms(path[-1], question),
+                    sum(number.value in given for number in numbers(path[-1])),
+                )
+                for path in named
+            }
+            most = max(naming.values())
+            named = [path for path in named if naming[path] == most]
+    if len(named) > 1:
+        # Of rows named to describe the asked one ("integrates the rewriters into PLAD
+        # (NRI)"), the row read across is the one the asking sentence names.
+        named = printed_in(asking_sentence(question_text), named) or named
     if not named:
         # A question naming no row reads the paper's own ("that encoder" of "a paper
         # scales a vision encoder" reads "InternViT-6B (ours)").

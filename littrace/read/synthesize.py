@@ -514,6 +514,10 @@ def answer_span(question: Question, data: SynthesisInput) -> str | None:
     return first
 
 
+# A number printed at a scale: "1.6B", "2.5M", "164K".
+_SCALED = re.compile(r"\d\s*(?:[KMBT]|thousand|million|billion|trillion)\b")
+
+
 def synthesize(data: SynthesisInput) -> Synthesis:
     """The model-free answer for ``data`` (see the module doc)."""
     question = data.question
@@ -540,8 +544,11 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         if context is not None and value is None:
             value = gap_value(question, context) or cell_value(question, context)
     # A count is whole: a cell printing a fraction ("6.8" linked entries on average) is no
-    # answer to "how many", where a sentence counting what it counts is.
-    if value is None or (computed is None and decimals(value.text) > 0):
+    # answer to "how many", where a sentence counting what it counts is; one printed at a
+    # scale ("1.6B" samples) is whole.
+    if value is None or (
+        computed is None and decimals(value.text) > 0 and not _SCALED.search(value.text)
+    ):
         counting = counting_sentence(question, data)
         if counting is not None:
             count, fact = counting

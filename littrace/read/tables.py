@@ -44,7 +44,7 @@ from littrace.read.projection import MIN_COLUMN_MATCH, ROWS_NAMED, Projection, p
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import citation_ids
 from littrace.read.stated import names_column, stated_value
-from littrace.read.text import asking_clause, contains_phrase, coverage, sentences, terms
+from littrace.read.text import asking_clause, contains_phrase, coverage, norm, sentences, terms
 from littrace.read.units import label_share, question_terms, stated_counts, table_cells
 
 _TRUE = {"yes", "true", "y", "1", "✓", "x"}
@@ -207,6 +207,9 @@ def _type_of(schema: list[TableColumn], name: str) -> str:
 
 
 STRING_CHARS = 200  # a string cell taken from a passage is its first sentence, cut to this
+# How well each paper's table must carry the question's columns for rows of several papers'
+# tables to be put together.
+_UNION_FIT = 0.5
 _PAPER_KEY = re.compile(r"\b(?:paper|title|article|work)\b", re.I)
 _TITLE_KEY = re.compile(r"\btitle\b", re.I)
 _OBJECT_WORDS = {
@@ -327,6 +330,9 @@ def best_projection(
     captions = {obj.object_id: _names(obj.caption) for obj, _ in tables}
     identifying = set(terms(context.paper.title))
     printed_in = Counter(name for names in captions.values() for name in names)
+    headed = {obj.object_id: _header_labels(grid) for obj, grid in tables}
+    headed_in = Counter(label for labels in headed.values() for label in labels)
+    named_columns = set(terms(" ".join(column.name for column in schema)))
     best: tuple[tuple[float, float], PaperObject, Projection] | None = None
     for obj, grid in tables:
         found = project(
@@ -348,9 +354,21 @@ def best_projection(
         # an eighth, the question describing it by its caption's title ("the
         # hyperparameter-robustness study" for "Hyperparameter robustness on ...").
         only_here = {name for name in captions[obj.object_id] if printed_in[name] == 1}
+        # A header over the read columns that only this table prints, the question printing
+        # its words beyond the columns' names ("trigger identification + classification
+        # precision" over "Trigger Identification | + Classification (%) | P").
+        heading = {
+            label
+            for path in found.columns.values()
+            for label in map(norm, path)
+            if headed_in[label] == 1
+            # Two words at least: one ("Source") may be said of anything.
+            and len(said := set(terms(label)) - named_columns) >= 2
+            and said <= set(query)
+        }
         fit = (
             found.rank
-            + ROWS_NAMED * bool(only_here.intersection(query))
+            + ROWS_NAMED * bool(only_here.intersection(query) or heading)
             + ROWS_NAMED * (obj.scorer_id in located)
             + ROWS_NAMED / 2 * (caption_named(obj.caption, set(query), identifying) > 0)
         )
@@ -362,6 +380,11 @@ def best_projection(
 
 # A name as printed: capitals or digits past its first letter ("MLDR", "ADE20K", "nDCG@10").
 _NAME = re.compile(r"\b\w*(?:[A-Z]\w*[A-Z0-9]|[0-9])\S*")
+
+
+def _header_labels(grid: Sequence[Sequence[str]]) -> set[str]:
+    """The column-header labels of a table grid, normalized."""
+    return {norm(label) for cell in table_cells(grid) for label in cell.column_path if norm(label)}
 
 
 def _names(text: str) -> set[str]:
@@ -378,9 +401,13 @@ def _projected_rows(
     figures: Sequence[FigureTable] = (),
 ) -> ReadRows | None:
     found = best_projection(data, context, schema, own_column, figures)
-    if found is None:
-        return None
-    obj, projection = found
+    return None if found is None else _read_projection(context, *found, key)
+
+
+def _read_projection(
+    context: PaperContext, obj: PaperObject, projection: Projection, key: TableColumn
+) -> ReadRows:
+    """The rows a projection of the paper's table ``obj`` reads, with the cells read."""
     entities: list[tuple[str, dict[str, Any]]] = []
     facts: list[Fact] = []
     for row in projection.rows:
@@ -538,6 +565,45 @@ def _cross_paper_rows(
     return ReadRows(rows, facts, "; ".join(hows))
 
 
+def _union_rows(
+    data: SynthesisInput, works: Sequence[PaperContext], keys: Sequence[TableColumn]
+) -> ReadRows | None:
+    """Rows of several papers' tables put together (a table split by row: "the base
+    models' GPQA scores in the 2025 paper and in the 2026 one"), when the headers of a table
+    of each of two papers or more carry the question's columns; a key column no header
+    carries ("Reported in") says where each row was read (venue and year, as the question
+    describes a paper). Each paper's rows are those its reading chose, not its whole table.
+    None otherwise."""
+    read: list[tuple[PaperContext, ReadRows]] = []
+    for context in works:
+        found = best_projection(data, context)
+        # Each paper's rows are chosen (named, bounded, held by a condition), not its table.
+        if (
+            found is None
+            or not found[1].rows
+            or found[1].fit < _UNION_FIT
+            or not (found[1].narrowed_by or found[1].across)
+        ):
+            continue
+        read.append((context, _read_projection(context, *found, keys[0])))
+    if len(read) < 2:
+        return None
+    # Rows the question lists are all keys of the answer: rows of several tables missing
+    # one leave them to the ledger, which keeps every listed row.
+    labels = [label for _, rows in read for label, _ in rows.entities]
+    if not all(any(_names_label(label, entity) for label in labels) for entity in data.plan.rows):
+        return None
+    entities: list[tuple[str, dict[str, Any]]] = []
+    for context, rows in read:
+        where = " ".join(str(part) for part in (context.paper.venue, context.paper.year) if part)
+        for label, raw in rows.entities:
+            unread = {key.name: where for key in keys[1:] if raw.get(key.name) is None}
+            entities.append((label, {**raw, **unread}))
+    facts = [fact for _, rows in read for fact in rows.facts]
+    how = "; ".join(f"{context.paper_id}: {rows.how}" for context, rows in read)
+    return ReadRows(entities, facts, how, all(rows.named for _, rows in read))
+
+
 def _labelled_rows(
     data: SynthesisInput, context: PaperContext, schema: list[TableColumn], key: TableColumn
 ) -> tuple[list[dict[str, Any]], list[Fact], str] | None:
@@ -625,6 +691,8 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
             if source is not None
             else _cross_paper_rows(data, works, keys[0])
         )
+        if projected is None and source is None:
+            projected = _union_rows(data, works, keys)
         # Rows read off a table that holds none of the rows the question lists, as many as
         # it counts, answer another question: the listed rows are read by the ledger below.
         if projected is not None and not _reads_listed(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from littrace.read.bounds import bound_of
+from littrace.read.bounds import bound_of, comparison_of
 
 
 @pytest.mark.parametrize(
@@ -20,6 +20,8 @@ from littrace.read.bounds import bound_of
         ("How many datasets have 54 papers or more?", ">=", 54.0, "papers"),
         ("Which models score under 1,200 points?", "<", 1200.0, "points"),
         ("List the datasets with more than five classes.", ">", 5.0, "classes"),
+        # A number ending the sentence is the bound, its full stop no decimal point.
+        ("Give every variant whose All score is at least 77.", ">=", 77.0, ""),
     ],
 )
 def test_a_bound_states_its_relation_value_and_what_it_bounds(
@@ -43,3 +45,43 @@ def test_a_bound_keeps_the_words_before_its_comparison_in_its_clause() -> None:
     assert bound is not None and bound.before == "does I-VILA score an F1"
     plain = bound_of("Which have more than 100 samples?")
     assert plain is not None and plain.before == "Which have"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "left", "right", "relation"),
+    [
+        (
+            "In which languages does its '-C' variant strictly beat OpenCLIP-XLM-R-H?",
+            "In which languages does its '-C' variant strictly",
+            "OpenCLIP-XLM-R-H",
+            "better",
+        ),
+        (
+            "For which categories does Grobid achieve a higher F1 than the RoBERTa model?",
+            "For which categories does Grobid achieve a",
+            "the RoBERTa model",
+            "higher",
+        ),
+        ("Where does the SFT model trail QFFT?", "Where does the SFT model", "QFFT", "worse"),
+    ],
+)
+def test_a_comparison_names_its_two_sides_and_their_relation(
+    sentence: str, left: str, right: str, relation: str
+) -> None:
+    found = comparison_of(sentence)
+    assert found is not None and (found.left, found.right, found.relation) == (
+        left,
+        right,
+        relation,
+    )
+
+
+def test_a_comparison_with_a_number_is_a_bound_and_merit_follows_the_measure() -> None:
+    assert comparison_of("Which categories have more than 100 samples?") is None
+    assert comparison_of("Which methods reach an iBLEU above 6?") is None
+    better = comparison_of("Where does A beat B?")
+    assert better is not None and better.holds(2.0, 1.0) and not better.holds(1.0, 2.0)
+    # Where lower is better (an error, a distance), beating is the lower value.
+    assert better.holds(1.0, 2.0, lower_better=True)
+    higher = comparison_of("Where does A score higher than B?")
+    assert higher is not None and higher.holds(2.0, 1.0, lower_better=True)

@@ -217,6 +217,21 @@ def test_a_neighbouring_sentence_counts_at_half_weight_and_no_window_no_choice()
     assert _sentence_choice("What hardware?", ["a CPU cluster", "two TPU pods"], paper) is None
 
 
+def test_a_sentence_pointing_back_says_what_the_one_before_it_names() -> None:
+    # BGE M3's appendix: the fine-tuning stage's hardware is given by "These experiments".
+    paper = _prose_paper(
+        "The first stage is pre-training on 32 A100 GPUs. The second stage is conducted on "
+        "96 A800 GPUs. In the fine-tuning stage, we sample 7 negatives for each query. These "
+        "experiments were carried out on 24 A800 GPUs."
+    )
+    picked = _sentence_choice(
+        "On what hardware was the fine-tuning stage run?",
+        ["32 A100 GPUs", "96 A800 GPUs", "24 A800 GPUs", "16 A800 GPUs"],
+        paper,
+    )
+    assert picked is not None and picked.label == "C"
+
+
 def test_a_reference_number_is_the_one_the_paper_gives_the_work_named_by_its_authors() -> None:
     paper = with_hopper()
     numbers = ["3", "7", "9", "12"]
@@ -1594,3 +1609,16 @@ def test_the_described_equation_is_the_answer_and_its_evidence() -> None:
     assert [(i.source_type, i.locator) for i in grounded] == [
         ("equation_algorithm", {"page": 5, "equation_id": "Equation 4"})
     ]
+
+
+def test_an_option_naming_an_equation_is_read_where_the_prose_prints_it_unspaced() -> None:
+    paper = _prose_paper(
+        "The intersection point is found by Eq.8. The integral of the CDF is approximated "
+        "via the trapezoidal rule in Eq.9. The overlap is minimized via Eq.10."
+    )
+    picked = _sentence_choice(
+        "Which equation approximates the CDFs with the trapezoidal rule?",
+        ["Eq. 7", "Eq. 8", "Eq. 9", "Eq. 10"],
+        paper,
+    )
+    assert picked is not None and picked.label == "C"

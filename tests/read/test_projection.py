@@ -1044,3 +1044,131 @@ def test_read_transposed_a_column_of_statistics_over_the_others_is_no_key_unless
     assert [row.key for row in each.rows] == ["P1", "P2", "P3"]
     assert counted is not None and len(counted.rows) == 5
     assert named is not None and [row.key for row in named.rows] == ["P1", "P2", "P3", "SD"]
+
+
+# QFFT (arXiv 2025) Table 8, as extracted: MMLU-Pro accuracy per category.
+MMLU_CATEGORIES = (
+    ("Category", "LIMO-7B-QFFT", "LIMO-7B-SFT", "Qwen2.5-7B-Instruct"),
+    ("Business", "42.3", "54.8", "24.3"),
+    ("Law", "29.5", "5.5", "53.0"),
+    ("Chemistry", "29.8", "42.8", "11.8"),
+    ("History", "50.3", "12.0", "55.0"),
+    ("Avg.", "40.0", "41.0", "38.0"),
+)
+
+
+def test_a_comparison_of_two_answer_columns_selects_the_rows_where_it_holds() -> None:
+    schema = _schema("Category", "LIMO-7B-QFFT", "LIMO-7B-SFT")
+    # The side named ("the SFT model") says which column the other side ("the proposed
+    # model") is; a row summing up the others is no answer.
+    found = project(
+        MMLU_CATEGORIES,
+        schema,
+        "A paper breaks MMLU-Pro down by category. In which categories does the SFT model "
+        "score higher than the proposed model? List them with both accuracies.",
+    )
+    assert found is not None
+    assert found.narrowed_by == "rows whose LIMO-7B-SFT is higher than LIMO-7B-QFFT"
+    assert [row.key for row in found.rows] == ["Business", "Chemistry"]
+    trailing = project(MMLU_CATEGORIES, schema, "Where does the SFT model trail LIMO-7B-QFFT?")
+    assert trailing is not None and [row.key for row in trailing.rows] == ["Law", "History"]
+
+
+def test_a_bound_no_row_meets_on_a_column_it_names_leaves_the_table_unread() -> None:
+    medium = (
+        ("Method", "iBLEU", "SARI"),
+        ("Prompt Tuning", "4.85", "40.49"),
+        ("RAPT", "5.2", "35"),
+    )
+    asked = "On MSRPC, which methods reach an iBLEU above 6? Give their iBLEU and SARI."
+    assert project(medium, _schema("Method", "iBLEU", "SARI"), asked) is None
+    # A bound on something else ("over 25 datasets") leaves the table read.
+    found = project(
+        medium,
+        _schema("Method", "iBLEU", "SARI"),
+        "The table averaged over 25 datasets reports iBLEU and SARI. Give them for each method.",
+    )
+    assert found is not None and len(found.rows) == 2
+
+
+# SPECTER (ACL 2020) Table 3: a column named by a stop word alone.
+SIGNALS = (
+    ("Training signal", "CLS", "USR", "All"),
+    ("SPECTER", "84.2", "88.4", "80.0"),
+    ("SciBERT fine-tune on co-view", "83.0", "84.2", "76.0"),
+    ("SciBERT fine-tune on co-read", "82.3", "85.4", "77.1"),
+)
+
+
+def test_a_column_named_by_a_stop_word_reads_the_header_printing_it() -> None:
+    found = project(
+        SIGNALS,
+        _schema("Training signal", "USR", "All"),
+        "Give the USR and All scores of every variant whose All score is at least 77.",
+    )
+    assert found is not None and found.narrowed_by == "rows whose All is >= 77"
+    assert [(row.key, row.values["All"].text) for row in found.rows] == [
+        ("SPECTER", "80.0"),
+        ("SciBERT fine-tune on co-read", "77.1"),
+    ]
+
+
+def test_the_row_read_across_is_the_one_the_asking_sentence_names_or_names_most() -> None:
+    grid = (*SHAPE_DOMAINS[:3], ("NRI", "0.36", "1.25", "1.53", "88.4", "74.43", "66.89"))
+    found = project(
+        grid,
+        _schema("Domain", "Chamfer Distance", "IoU"),
+        "One baseline naively integrates the rewriters into PLAD (NRI). What Chamfer distance "
+        "and IoU does NRI get in each of the three domains?",
+    )
+    assert found is not None and found.across == "NRI"
+    assert [row.values["IoU"].text for row in found.rows] == ["88.4", "74.43", "66.89"]
+    # Of rows named alike, the one printing the question's number: "LED-16384".
+    tasks = (
+        ("", "D →L", "D →L", "D →L", "D →S", "D →S", "D →S"),
+        ("Models", "R-2f1", "BSf1", "Words", "R-2f1", "BSf1", "Words"),
+        ("LED-4096", "24.13", "39.10", "295.0", "21.00", "39.33", "103.1"),
+        ("LED-16384", "25.17", "40.05", "310.1", "22.08", "40.00", "108.0"),
+    )
+    led = project(
+        tasks,
+        _schema("Task", "R-2", "Words"),
+        "For the LED variant with a 16384-token input window, what ROUGE-2 F1 and average "
+        "length does it reach on each task?",
+        ["LED"],
+    )
+    assert led is not None and led.across == "LED-16384"
+    assert [row.values["R-2"].text for row in led.rows] == ["25.17", "22.08"]
+    # Two rows printed in full are both asked for: neither is read across alone.
+    both = project(
+        tasks,
+        _schema("Task", "R-2", "Words"),
+        "Compare LED-4096 and LED-16384: what ROUGE-2 F1 and length does each reach per task?",
+        ["LED-4096", "LED-16384"],
+    )
+    assert both is None or not both.across
+
+
+# NAACL 2018 Table 2: the same columns under two areas, the caption defining both.
+AREAS = (
+    ("Approach", "CS", "", "Bio", ""),
+    ("", "prec.", "yield", "prec.", "yield"),
+    ("Statistical", "98.4", "712", "94.4", "928"),
+    ("Hybrid", "91.5", "1990", "92.1", "3126"),
+)
+
+
+def test_of_column_groups_the_question_names_the_one_the_asking_sentence_names_is_read() -> None:
+    glossary = Glossary({"CS": "computer science", "Bio": "biomedical"})
+    found = project(
+        AREAS,
+        _schema("Approach", "prec.", "yield"),
+        "It evaluates approaches in computer science and in biomedicine. In the biomedical "
+        "area, what precision and what yield does each approach reach?",
+        glossary=glossary,
+    )
+    assert found is not None
+    assert [(row.key, row.values["prec."].text) for row in found.rows] == [
+        ("Statistical", "94.4"),
+        ("Hybrid", "92.1"),
+    ]

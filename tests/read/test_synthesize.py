@@ -300,3 +300,21 @@ def test_how_many_is_read_from_the_sentence_counting_it_not_a_fractional_cell() 
     # Where no sentence counts what the question counts, the cell stands.
     answer = run(ask("How many linked bib. entries does a LaTeX paper have?"), [paper])
     assert answer["freeform"] == {"text": "6.8"}
+
+
+def test_how_many_is_read_from_a_cell_printing_a_count_at_a_scale() -> None:
+    # InternVL's training settings: "1.6B" samples seen is a whole count, though a sentence
+    # elsewhere counts "approximately 4 million samples".
+    cells = (("config", "stage 1", "stage 2"), ("samples seen", "28.7B", "1.6B"))
+    paper = context(cells=cells)
+    counted = Chunk(
+        "p1#0100",
+        "p1",
+        "body",
+        5,
+        "We collect instruction data totaling approximately 4 million samples.",
+        section="4 Data",
+    )
+    paper = replace(paper, chunks=(*paper.chunks, counted))
+    answer = run(ask("How many samples were seen in total during the second stage?"), [paper])
+    assert answer["freeform"] == {"text": "1.6B"}

@@ -443,6 +443,103 @@ def test_a_column_one_papers_headers_name_is_read_off_that_paper_alone() -> None
     assert how == "pb: Table 1 projected"
 
 
+def test_rows_of_several_papers_tables_are_put_together_each_where_it_was_read() -> None:
+    # LongEval (EACL 2023) and Multi-LexSum (arXiv 2022) each print BillSum's lengths.
+    surveyed = _paper(
+        "pa",
+        "LongEval: Guidelines for Human Evaluation of Faithfulness",
+        "EACL",
+        2023,
+        (
+            ("Dataset", "Source words", "Summary words"),
+            ("BillSum", "1284", "174"),
+            ("arXiv", "6030", "273"),
+        ),
+    )
+    compared = _paper(
+        "pb",
+        "Multi-LexSum: Real-World Summaries of Civil Rights Lawsuits",
+        "arXiv",
+        2022,
+        (
+            ("Dataset", "Source words", "Summary words"),
+            ("BillSum", "1804.1", "218.4"),
+            ("XSUM", "431", "23"),
+        ),
+    )
+    schema = [
+        TableColumn(name="Dataset", type="string", is_row_key=True),
+        TableColumn(name="Reported in", type="string", is_row_key=True),
+        TableColumn(name="Source words", type="number", is_row_key=False),
+        TableColumn(name="Summary words", type="number", is_row_key=False),
+    ]
+    question = table_question(
+        "Both papers report average source and summary lengths for BillSum. Tabulate the "
+        "source words and summary words each paper gives.",
+        schema,
+    )
+    plan = Plan(rows=["BillSum"])
+    data = SynthesisInput(question, plan, ["pa", "pb"], {"pa": surveyed, "pb": compared}, {}, [])
+    rows, _, how, grounds, _ = table_rows(data)
+    assert rows == [
+        {
+            "Dataset": "BillSum",
+            "Reported in": "EACL 2023",
+            "Source words": 1284,
+            "Summary words": 174,
+        },
+        {
+            "Dataset": "BillSum",
+            "Reported in": "arXiv 2022",
+            "Source words": 1804.1,
+            "Summary words": 218.4,
+        },
+    ]
+    assert how.startswith("pa: Table 1 projected") and {f.paper_id for f in grounds} == {"pa", "pb"}
+
+
+def test_a_column_name_with_digits_points_at_the_paper_whose_title_prints_it() -> None:
+    scibert = _paper(
+        "pa",
+        "SciBERT: A Pretrained Language Model for Scientific Text",
+        "EMNLP",
+        2019,
+        (
+            ("Dataset", "BioBERT", "SciBERT"),
+            ("BC5CDR", "88.85", "90.01"),
+            ("JNLPBA", "77.59", "77.28"),
+        ),
+    )
+    s2orc = _paper(
+        "pb",
+        "S2ORC: The Semantic Scholar Open Research Corpus",
+        "ACL",
+        2020,
+        (
+            ("Dataset", "SciBERT", "S2ORC-SciBERT"),
+            ("BC5CDR", "90.01", "90.41"),
+            ("JNLPBA", "77.28", "77.70"),
+        ),
+    )
+    schema = [
+        TableColumn(name="Dataset", type="string", is_row_key=True),
+        TableColumn(name="BioBERT", type="number", is_row_key=False),
+        TableColumn(name="S2ORC-SciBERT", type="number", is_row_key=False),
+    ]
+    question = table_question(
+        "For BC5CDR and JNLPBA, give BioBERT's score as quoted in the 2019 paper and the "
+        "mean score of the corpus paper's model.",
+        schema,
+    )
+    plan = Plan(rows=["BC5CDR", "JNLPBA"])
+    data = SynthesisInput(question, plan, ["pa", "pb"], {"pa": scibert, "pb": s2orc}, {}, [])
+    rows, *_ = table_rows(data)
+    assert rows == [
+        {"Dataset": "BC5CDR", "BioBERT": 88.85, "S2ORC-SciBERT": 90.41},
+        {"Dataset": "JNLPBA", "BioBERT": 77.59, "S2ORC-SciBERT": 77.7},
+    ]
+
+
 def test_the_table_whose_caption_alone_prints_a_name_the_question_prints_carries_it() -> None:
     # Two per-language retrieval tables with the same rows and headers; the question names
     # the test set only the second caption prints.

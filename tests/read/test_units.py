@@ -1300,3 +1300,10 @@ def test_the_list_after_a_count_of_the_key_columns_rows_is_its_rows() -> None:
         "It presents four implementations (with resistor, full-transistor, mirror and subtraction)."
     )
     assert counted_list(described, ["Implementation"]) == []
+
+
+def test_a_symbol_is_named_by_what_its_subscript_stands_for() -> None:
+    # Paper Plain's coefficient table prints "𝛽𝑆𝐷" for the SD condition's term.
+    wanted = question_terms("the SD term on the Understand measure")
+    assert label_share("𝛽𝑆𝐷", wanted) == 1.0
+    assert label_share("𝛽𝑄𝐴", wanted) == 0.0

@@ -54,9 +54,14 @@ class Window:
     around: frozenset[str]
 
 
+# A sentence opening with a pronoun or demonstrative that refers to the sentence before.
+_POINTING_BACK = re.compile(r"^(?:these|this|those|such|it|they)\b", re.IGNORECASE)
+
+
 def sentence_windows(data: SynthesisInput) -> list[Window]:
     """Each prose sentence of the selected papers with the sentences beside it in its
-    paragraph; a paragraph's run-in heading ("Authors. Each node of this type ...") is named
+    paragraph (a sentence pointing back, "These experiments ...", names what the one before
+    it names); a paragraph's run-in heading ("Authors. Each node of this type ...") is named
     by every sentence of the paragraph, since it says what they are about; a name running
     two of the question's neighbouring words together names both ("SCIVOCAB" for
     "scientific vocabulary")."""
@@ -80,6 +85,11 @@ def sentence_windows(data: SynthesisInput) -> list[Window]:
                 heading = _RUN_IN_HEADING.match(paragraph)
                 topic = frozenset(terms(heading.group(1))) if heading else frozenset()
                 held = [named(part) | topic for part in parts]
+                # A sentence whose subject points back ("These experiments were carried out
+                # on 24 GPUs") says what the one before it names.
+                for i in range(1, len(parts)):
+                    if _POINTING_BACK.match(parts[i]):
+                        held[i] = held[i] | held[i - 1]
                 for i, part in enumerate(parts):
                     around = frozenset().union(*held[max(0, i - 1) : i], *held[i + 1 : i + 2])
                     windows.append(Window(paper_id, chunk.chunk_id, part, held[i], around))
@@ -109,6 +119,11 @@ def window_score(window: Window, weight: dict[str, float]) -> float:
     named = sum(w for t, w in weight.items() if t in window.own)
     nearby = sum(w for t, w in weight.items() if t in window.around - window.own)
     return named + _NEIGHBOUR_WEIGHT * nearby
+
+
+# A cross-reference printed without its space ("Eq.9", "Fig.3") is the one an option prints
+# spaced ("Eq. 9").
+_UNGLUED_REFERENCE = re.compile(r"\b(Eqs?|Figs?|Secs?|Tabs?|Refs?|Algs?)\.(?=\d)", re.IGNORECASE)
 
 
 def _printed(option: str) -> list[Number]:
@@ -227,7 +242,9 @@ def sentence_choice(
                     continue
             # A sentence printing an option only as the contrast of what it says ("a fifth
             # grade reading level rather than second grade") does not say it.
-            elif not contains_phrase(without_contrast(window.text), option.text):
+            elif not contains_phrase(
+                _UNGLUED_REFERENCE.sub(r"\1. ", without_contrast(window.text)), option.text
+            ):
                 continue
             score = weights.share(window)
             share = 1.0

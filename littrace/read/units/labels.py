@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from littrace.read.text import norm, terms
 from littrace.read.units.own import OWN_TERM, marks_own
 from littrace.read.units.terms import (
+    GREEK_LEAD,
     INITIALS_MARK,
     LANGUAGES,
     QUOTED_MARK,
@@ -122,7 +123,8 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
     blended = _blended(label, wanted)
     hits, total = 0.0, len(own)
     for printed in own:
-        if printed in blended:
+        # A symbol is named by what its subscript stands for ("βSD" by "the SD term").
+        if printed in blended or (GREEK_LEAD.match(printed) and printed[1:] in wanted):
             hits += 1
             continue
         # A subscript run into a compound ("R-2f1" for R-2 with subscript f1) is its own term.

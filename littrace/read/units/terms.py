@@ -91,6 +91,10 @@ _SUFFIX = re.compile(
 )
 
 
+# A Greek letter leading a run of Latin letters: a symbol with its subscript ("βsd").
+GREEK_LEAD = re.compile(r"^[\u03b1-\u03c9](?=[a-z0-9]*[a-z])[a-z0-9]+$")
+
+
 def _tokens(text: str) -> set[str]:
     # Two words printed as one in a header ("GROBID_NN" read as "GROBIDNN"; "Multi Vec").
     words = norm(text).split()
@@ -115,6 +119,9 @@ def _tokens(text: str) -> set[str]:
         found.add(term)
         # "β+" still names the letter: a label printing "β R" or "β" alone.
         found.add(term.rstrip("+\u2212"))
+        # A symbol's subscript run into it names what it stands for: "βSD" the SD term.
+        if GREEK_LEAD.match(term):
+            found.add(term[1:])
         # A metric at a cutoff ("NDCG@3") is also printed with its cutoff run on ("NDCG3").
         if "-" in term or "/" in term or "@" in term:
             parts = [p for p in re.split(r"[-/@]", term) if p]
