@@ -102,18 +102,22 @@ def names_entity(label: str, entity: str) -> bool:
 
 
 def join_rows(
-    parts: Sequence[Sequence[tuple[str, dict[str, Any]]]], entities: Sequence[str]
+    parts: Sequence[Sequence[tuple[str, dict[str, Any]]]],
+    entities: Sequence[str],
+    keys: Sequence[str] = (),
 ) -> list[tuple[str, dict[str, Any]]]:
     """Rows of several papers' projections joined by key: the listed entity a label names,
-    else the label (case, spacing and punctuation aside). Keys every part holds are kept
-    when there are any (the rows both papers report), else every key."""
+    else the label (case, spacing and punctuation aside), with the values of the further
+    key columns ``keys`` ("SciERC" with "NER" apart from "SciERC" with "REL"). Keys every
+    part holds are kept when there are any (the rows both papers report), else every key."""
     joined: dict[str, tuple[str, dict[str, Any]]] = {}
     holders: dict[str, int] = {}
     for part in parts:
         seen: set[str] = set()
         for label, raw in part:
             entity = next((e for e in entities if names_entity(label, e)), None)
-            key = _KEY_CHARS.sub("", (entity or label).casefold())
+            named = " ".join([entity or label, *(str(raw.get(k) or "") for k in keys)])
+            key = _KEY_CHARS.sub("", named.casefold())
             values = joined.setdefault(key, (entity or label, {}))[1]
             for name, value in raw.items():
                 values.setdefault(name, value)

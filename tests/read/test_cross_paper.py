@@ -53,3 +53,15 @@ def test_a_label_names_an_entity_only_when_each_names_all_of_the_other() -> None
     assert names_entity("ja", "Japanese")
     assert names_entity("BERT-Base", "BERT base")
     assert not names_entity("BERT-Base (frozen)", "BERT-Base")
+
+
+def test_rows_are_joined_by_every_key_column_they_carry() -> None:
+    # SciERC is two rows, one per task, in both the 2019 paper and the 2020 one.
+    one = [("SciERC", {"Task": "NER", "x": 65.24}), ("SciERC", {"Task": "REL", "x": 78.71})]
+    two = [("SciERC", {"Task": "NER", "y": 68.93}), ("SciERC", {"Task": "REL", "y": 81.77})]
+    assert join_rows([one, two], [], ["Task"]) == [
+        ("SciERC", {"Task": "NER", "x": 65.24, "y": 68.93}),
+        ("SciERC", {"Task": "REL", "x": 78.71, "y": 81.77}),
+    ]
+    # Joined by the first key alone, the two tasks are one row.
+    assert len(join_rows([one, two], [])) == 1
