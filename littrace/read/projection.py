@@ -803,14 +803,13 @@ def _project_cells(
     # A bound on an answer column ("a macro-average above 48") is what selects the rows: the
     # words of the question naming some rows ("its router and prompt slots") describe the
     # paper.
-    found_bounded = _bounded_rows({path: rows[path] for path in kept}, question_text, mapped)
+    candidates = {path: rows[path] for path in kept}
+    found_bounded = _bounded_rows(candidates, question_text, mapped)
     if found_bounded is None:
         return [], {}, 0.0, ""
     bounded, bound_said = found_bounded
     if not bounded:
-        bounded, bound_said = _compared_rows(
-            {path: rows[path] for path in kept}, question_text, mapped, paths, caption
-        )
+        bounded, bound_said = _compared_rows(candidates, question_text, mapped, paths, caption)
     if bounded:
         kept, narrowed_by = bounded, bound_said
     named = (

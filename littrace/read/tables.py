@@ -546,6 +546,9 @@ def _cross_paper_rows(
             owners[column.name] = fits[0][1]
     if not owners:
         return None
+    # Further key columns ("Dataset | Task") are read from the label columns their headers
+    # name, and tell the rows apart in the join.
+    further = [c for c in schema if c.is_row_key and c is not key]
     parts: list[list[tuple[str, dict[str, Any]]]] = []
     facts: list[Fact] = []
     hows: list[str] = []
@@ -553,10 +556,7 @@ def _cross_paper_rows(
         columns = [c for c in values if owners.get(c.name) == context.paper_id]
         if not columns:
             continue
-        # Further key columns ("Dataset | Task") are read from the label columns their
-        # headers name, and tell the rows apart in the join.
-        keys = [c for c in schema if c.is_row_key and c is not key]
-        projected = _projected_rows(data, context, key, [key, *keys, *columns], own_column=True)
+        projected = _projected_rows(data, context, key, [key, *further, *columns], own_column=True)
         if projected is None:
             continue
         parts.append([(label, _without(raw, key.name)) for label, raw in projected.entities])
@@ -564,10 +564,9 @@ def _cross_paper_rows(
         hows.append(f"{context.paper_id}: {projected.how}")
     if not parts:
         return None
-    further = [c.name for c in schema if c.is_row_key and c is not key]
     rows = [
         (label, {key.name: label, **raw})
-        for label, raw in join_rows(parts, data.plan.rows, further)
+        for label, raw in join_rows(parts, data.plan.rows, [c.name for c in further])
     ]
     return ReadRows(rows, facts, "; ".join(hows))
 
