@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 from littrace.corpus.document import BBox, ObjectKind, union_bbox
 from littrace.corpus.pagescan import DocStyle, PageScan, ScanLine
+from littrace.corpus.sentences import sentences
 
 _LABELS: dict[str, ObjectKind] = {
     "table": "table",
@@ -104,6 +105,24 @@ def caption_body(text: str) -> str:
     """
     match = _LABEL.match(text.strip())
     return text if match is None else _LABEL_PUNCTUATION.sub("", match.group("rest"), count=1)
+
+
+# A remark in parentheses after a caption's title (units, "lower is better").
+_REMARK = re.compile(r"\s*\([^()]*\)")
+
+
+def caption_title(caption: str) -> str:
+    """A caption's first sentence without its label and its remarks in parentheses (units,
+    "lower is better", "(win rate)"): what the object is.
+
+    Example:
+        >>> caption_title("Table 5. Semantic segmentation on ADE20K. Results show that ...")
+        'Semantic segmentation on ADE20K.'
+        >>> caption_title("Table 2: Ablation of X on A and B (word error rate).")
+        'Ablation of X on A and B.'
+    """
+    pieces = (p.strip() for line in caption_body(caption).splitlines() for p in sentences(line))
+    return _REMARK.sub("", next((piece for piece in pieces if piece), ""))
 
 
 def parse_caption(text: str) -> tuple[ObjectKind, str, str] | None:

@@ -35,7 +35,14 @@ from dataclasses import dataclass, field
 from littrace.corpus.document import PaperObject
 from littrace.read.records import PaperContext
 
-__all__ = ["Glossary", "definitions", "shortened_in", "table_glossary", "unclipped"]
+__all__ = [
+    "Glossary",
+    "cited_names",
+    "definitions",
+    "shortened_in",
+    "table_glossary",
+    "unclipped",
+]
 
 # A parenthesised short form: one or two words, two to ten characters, a letter among them.
 _PARENTHESISED = re.compile(r"\(([^()\s]{1,10}(?:\s[^()\s]{1,10})?)\)")
@@ -126,9 +133,32 @@ class Glossary:
 
 def table_glossary(context: PaperContext, obj: PaperObject) -> Glossary:
     """The short forms a table's labels may print: those its caption defines, then those the
-    paper's text defines."""
+    paper's text defines; and the names the text gives cited works, which a question may
+    name by their authors instead (:func:`cited_names`)."""
     prose = " ".join(chunk.text for chunk in context.chunks if chunk.type == "body")
-    return Glossary(definitions(prose) | definitions(obj.caption))
+    return Glossary(cited_names(prose) | definitions(prose) | definitions(obj.caption))
+
+
+# A name followed by the citation of the work it names: "Citeomatic (Bhagavatula et al.,
+# 2018)", "SciBERT (Beltagy et al., 2019)".
+_CITED_NAME = re.compile(
+    r"(?<![\w-])([A-Z][\w-]*[A-Za-z0-9])\s+\(([A-Z][\w'’-]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+"
+    r"[A-Z][\w'’-]+)?,?\s*(?:19|20)\d\d[a-z]?\)"
+)
+
+
+def cited_names(text: str) -> dict[str, str]:
+    """Each name ``text`` gives a cited work -> the surname of the work's first author, the
+    first citation of a name kept.
+
+    Example:
+        >>> cited_names("The most relevant baseline is Citeomatic (Bhagavatula et al., 2018).")
+        {'Citeomatic': 'Bhagavatula'}
+    """
+    found: dict[str, str] = {}
+    for match in _CITED_NAME.finditer(text):
+        found.setdefault(match.group(1), match.group(2))
+    return found
 
 
 def unclipped(label: str, text: str) -> str:

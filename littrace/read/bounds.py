@@ -21,18 +21,20 @@ from dataclasses import dataclass
 from littrace.numbers import spelled_as_digits
 
 # A number standing alone: "1B" or "1 hundred" is a scale, not a bound of 1.
-_NUMBER = r"(?P<number>\d[\d,]*(?:\.\d+)?)(?!\w|\.\d)(?!\s+(?:hundred|thousand|million|billion)\b)"
+_NUMBER = (
+    r"(?P<number>\d+(?:,\d{3})*(?:\.\d+)?)(?!\w|\.\d)(?!\s+(?:hundred|thousand|million|billion)\b)"
+)
 # Comparison words before a number, by the relation they state.
 _BEFORE = {
     ">=": r"at least|no (?:fewer|less) than|not (?:fewer|less) than|a minimum of",
     "<=": r"at most|no more than|not more than|up to|a maximum of",
-    ">": r"more than|greater than|higher than|larger than|over|above|exceeding|exceeds",
+    ">": r"more than|greater than|higher than|larger than|over|above|exceed(?:s|ing)?|surpass(?:es|ing)?",
     "<": r"fewer than|less than|lower than|smaller than|under|below",
 }
 # And after it: "50 or more", "54 papers or more".
 _AFTER = {">=": r"or (?:more|greater|higher|above)", "<=": r"or (?:fewer|less|lower|below)"}
 _BOUNDS = [
-    (op, re.compile(rf"\b(?:{words})\s+{_NUMBER}(?P<bounded>[^?.;:!]*)", re.I))
+    (op, re.compile(rf"\b(?:{words})\s+{_NUMBER}(?P<bounded>[^?.;:!,]*)", re.I))
     for op, words in _BEFORE.items()
 ] + [
     # What it bounds stands between the number and its comparison: "54 papers or more".
@@ -89,7 +91,8 @@ _COMPARATIVE = re.compile(
     r"\b(?:(?P<higher>higher|greater|larger|more)|(?P<lower>lower|smaller|less|fewer)"
     r"|(?P<better>better)|(?P<worse>worse))\b(?:\s+[\w@.+-]+){0,3}?\s+than\b"
     r"|\b(?P<beats>beats?|outperforms?|exceeds?|surpass(?:es)?|tops?)\b"
-    r"|\b(?P<trails>trails?|underperforms?|falls?\s+behind)\b",
+    r"|\b(?P<trails>trails?|underperforms?|falls?\s+behind)\b"
+    r"|\b(?P<above>above)\b|\b(?P<below>below)\b",
     re.I,
 )
 _CLAUSE_END = re.compile(r"[?;!]|\.(?:\s|$)")
@@ -136,7 +139,9 @@ def comparison_of(sentence: str) -> Comparison | None:
         if not right.strip() or re.match(r"\s*\d", spelled_as_digits(right)):
             continue
         relation = match.lastgroup or ""
-        relation = {"beats": "better", "trails": "worse"}.get(relation, relation)
+        relation = {"beats": "better", "trails": "worse", "above": "higher", "below": "lower"}.get(
+            relation, relation
+        )
         start = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
         return Comparison(start.strip(), right.strip(), relation)
     return None

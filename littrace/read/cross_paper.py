@@ -109,7 +109,8 @@ def join_rows(
     """Rows of several papers' projections joined by key: the listed entity a label names,
     else the label (case, spacing and punctuation aside), with the values of the further
     key columns ``keys`` ("SciERC" with "NER" apart from "SciERC" with "REL"). Keys every
-    part holds are kept when there are any (the rows both papers report), else every key."""
+    part holds are kept when there are any (the rows both papers report), else every key;
+    and the keys of listed entities, whichever part holds them."""
     joined: dict[str, tuple[str, dict[str, Any]]] = {}
     holders: dict[str, int] = {}
     for part in parts:
@@ -126,4 +127,6 @@ def join_rows(
                 seen.add(key)
     shared = [key for key, count in holders.items() if count == len(parts)]
     kept = shared if shared and len(parts) > 1 else list(joined)
+    # An entity the question lists is a row, though one paper alone reports it.
+    kept += [key for key in joined if key not in kept and joined[key][0] in entities]
     return [joined[key] for key in kept]

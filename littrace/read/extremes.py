@@ -114,7 +114,7 @@ _BELOW = re.compile(
 _ABOVE = re.compile(
     r"\b(?:above|ahead|improvements?|improves?|gains?|exceeds?|outperforms?|increases?)\b", re.I
 )
-_APART = re.compile(r"\b(?:gap|difference|margin)\b", re.I)
+_APART = re.compile(r"\b(?:gap|difference|margin|differ(?:s|ed)?)\b", re.I)
 
 
 def asked_gap(question: str) -> tuple[str, bool] | None:

@@ -39,7 +39,7 @@ from typing import Any
 
 from littrace.asks import question_modalities
 from littrace.config import ReadSettings
-from littrace.corpus.captions import caption_body
+from littrace.corpus.captions import caption_title
 from littrace.corpus.document import Block, Chunk, Citation, PaperObject, Reference
 from littrace.evaluate.official import evidence_key
 from littrace.littraceqa import Question, SourceType
@@ -89,10 +89,12 @@ _MODALITY = {
     "equation": "equation",
     "algorithm": "algorithm",
 }
-_REMARK = re.compile(r"\s*\([^()]*\)")
 # Title terms a question must use to describe an object by it (one shared word is chance).
 _TITLE_TERMS = 2
-_REFERENCE_QUESTION = re.compile(r"\breference(?:s)?\b|\[\d+\]", re.IGNORECASE)
+_REFERENCE_QUESTION = re.compile(r"\breferences?\b", re.IGNORECASE)
+# A bracketed number, a citation where the paper's bibliography has that entry ("[23]"), not
+# where it has none ("the [110] crystal direction").
+_BRACKETED = re.compile(r"\[(\d+)\]")
 # An appendix section's heading: "A.1 Training Data", "F Resource Cost Comparison", "Appendix".
 _APPENDIX_HEADING = re.compile(r"^(?:[Aa]ppendix\b|APPENDIX\b|[A-H](?:\.\d+)*\.?\s+[A-Z])")
 
@@ -254,20 +256,6 @@ def _citing_span(citation: Citation, score: float, coverage: float) -> EvidenceI
     return EvidenceItem(citation.paper_id, "text_span", locator, score, text=citation.sentence)
 
 
-def caption_title(caption: str) -> str:
-    """A caption's first sentence without its label and its remarks in parentheses (units,
-    "lower is better", "(win rate)"): what the object is.
-
-    Example:
-        >>> caption_title("Table 5. Semantic segmentation on ADE20K. Results show that ...")
-        'Semantic segmentation on ADE20K.'
-        >>> caption_title("Table 2: Ablation of X on A and B (word error rate).")
-        'Ablation of X on A and B.'
-    """
-    first = next(iter(sentences(caption_body(caption))), "")
-    return _REMARK.sub("", first)
-
-
 def caption_named(
     caption: str, asked: set[str] | frozenset[str], identifying: set[str] | frozenset[str]
 ) -> float:
@@ -330,7 +318,10 @@ def paper_candidates(
     wanted = planned | {kind for kind in _MODALITY if stem(kind) in in_view}
     if is_cited:
         wanted.discard("citation")
-    about_references = not is_cited and bool(_REFERENCE_QUESTION.search(own))
+    about_references = not is_cited and (
+        bool(_REFERENCE_QUESTION.search(own))
+        or any(entry_at(context.references, int(n)) for n in _BRACKETED.findall(own))
+    )
     chunk_of_object = {c.object_id: c for c in context.chunks if c.object_id}
     pages = [(page, norm(text)) for page, text in sorted(context.pages.items())]
     items: list[EvidenceItem] = []

@@ -25,8 +25,11 @@ MARKER = re.compile(rf"{ENUMERATION_ITEM}\s*")
 _CLAIM_END = re.compile(rf";\s*|\s*(?={ENUMERATION_ITEM}\s)")
 # What follows "so" is inferred from the claims, not printed anywhere.
 _CONSEQUENCE = re.compile(r",?\s+(?:so|hence|thus|therefore)\s+")
-# Two values of one quantity set apart by a slash, a value per work: "8,192 / 16,384".
-_CONJUNCTION = re.compile(r",?\s+(?:and|while|whereas|but)\s+|\s+/\s+")
+# Two values of one quantity joined: "A uses 1e-5 and B uses 5 × 10−5".
+_CONJUNCTION = re.compile(r",?\s+(?:and|while|whereas|but)\s+")
+# Things set apart by a spaced slash, one per work in the order the question names the works:
+# "8,192 / 16,384", "bert-base-wikipedia-sections-mean-tokens / paraphrase-mpnet-base-v2".
+_PER_WORK = re.compile(r"\s+/\s+")
 # Two claims listed with a comma, each led by its count: "one in the extractor, two in the
 # detector".
 _COUNTS_LISTED = re.compile(r"^\d[^,]*,\s+\d[^,]*$")
@@ -39,6 +42,7 @@ class Claim:
 
     text: str
     marker: str
+    per_work: bool = False
 
 
 def option_claims(text: str) -> list[Claim]:
@@ -50,13 +54,22 @@ def option_claims(text: str) -> list[Claim]:
         body = _CONSEQUENCE.split(body, maxsplit=1)[0]
         # "A uses 1e-5 and B uses 5 × 10−5": two claims, each with its value.
         halves = _CONJUNCTION.split(body, maxsplit=1)
+        listed = _PER_WORK.split(body)
         if _COUNTS_LISTED.match(spelled_as_digits(body)):
             said = body.split(",", 1)
+        elif len(listed) > 1:
+            said = listed
         elif len(halves) == 2 and all(printed_numbers(CITATION.sub("", h)) for h in halves):
             said = halves
         else:
             said = [body]
         for claim in said:
             if terms(claim) or printed_numbers(claim):
-                claims.append(Claim(claim.strip(" ,."), marker.group(0).strip() if marker else ""))
+                claims.append(
+                    Claim(
+                        claim.strip(" ,."),
+                        marker.group(0).strip() if marker else "",
+                        per_work=len(listed) > 1,
+                    )
+                )
     return claims

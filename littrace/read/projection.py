@@ -49,13 +49,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import TypeVar
 
 from littrace.littraceqa import TableColumn
-from littrace.numbers import numbers, parse_value, share, spread
+from littrace.numbers import numbers, parse_value, share, spelled_as_digits, spread
 from littrace.read.abbreviations import Glossary, shortened_in, unclipped
 from littrace.read.bounds import bound_of, comparison_of
 from littrace.read.extremes import lower_is_better
@@ -92,6 +92,7 @@ MIN_COLUMN_MATCH = 0.34
 # How a projection narrowed to the rows the question names says so.
 NAMED_ROWS = "named rows"
 _Row = TypeVar("_Row")
+_Key = TypeVar("_Key", bound=Hashable)
 # What naming the rows read adds to a reading's fit (of a table, of an orientation).
 ROWS_NAMED = 0.25
 # A count of things the question states: "the five retrieval settings", "4 models".
@@ -126,7 +127,7 @@ class ProjectedRow:
     path: tuple[str, ...]
     values: dict[str, TableCell]
     # Further key columns of the schema, each read from the label column its header names
-    # ("Dataset | Task": "SciERC" and "REL").
+    # ("Dataset | Task": "SciERC" and "REL"), or the value column ("#F": "8").
     keys: dict[str, str] = field(default_factory=dict)
 
 
@@ -490,30 +491,68 @@ def _condition_rows(
     """Rows holding a text value (outside the answer's columns) that the question names as a
     phrase, or a group label it names shortened ("Multi" rows for "the multidomain
     datasets"), when that value is held by some rows but not all."""
-    by_text: dict[str, set[tuple[str, ...]]] = {}
+    # Each text by where the rows print it (a level of their paths, a column).
+    by_text: dict[tuple[object, str], set[tuple[str, ...]]] = {}
     groups = {label for path in rows for label in path[:-1]}
     for path, cells in rows.items():
-        texts = [label for label in path[:-1]] + [
-            cell.text for j, cell in cells.items() if j not in used and cell.value is None
+        texts = [(("level", i), label) for i, label in enumerate(path[:-1])] + [
+            (j, cell.text) for j, cell in cells.items() if j not in used and cell.value is None
         ]
-        for text in texts:
-            if terms(text):
-                by_text.setdefault(text, set()).add(path)
+        for where, text in texts:
+            # A citation ("Beltagy et al. (2019)") the question prints names a work, not
+            # the rows citing it.
+            if terms(text) and not _AUTHOR_YEAR.match(text):
+                by_text.setdefault((where, text), set()).add(path)
     by_parts = _group_named_by_parts(groups, question_text)
+    said = _SINGLE.sub("1", spelled_as_digits(question_text))
     named = [
-        (text, holders)
-        for text, holders in by_text.items()
+        (where, text, holders)
+        for (where, text), holders in by_text.items()
         if len(holders) < len(rows)
         and (
-            contains_phrase(question_text, text)
+            contains_phrase(said, text)
             or (text in groups and shortened_in(text, question_text))
             or text == by_parts
         )
     ]
     if not named:
         return [], ""
-    kept = set.intersection(*(holders for _, holders in named))
-    return [path for path in rows if path in kept], ", ".join(text for text, _ in named)
+    # Values printed in one place are alternatives ("with a single frame and with 8
+    # frames": rows holding either); values printed in different places all hold.
+    held: dict[object, set[tuple[str, ...]]] = {}
+    for place, _, holders in named:
+        held[place] = held.get(place, set()) | holders
+    kept = set.intersection(*held.values())
+    if len(kept) == len(rows):
+        return [], ""
+    return [path for path in rows if path in kept], ", ".join(text for _, text, _ in named)
+
+
+# A work cited by its authors and year: "Li et al. (2016)", "Collier and Kim (2004)".
+_AUTHOR_YEAR = re.compile(
+    r"^[A-Z][\w˘'’.-]*(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w˘'’-]+)\s*\((?:19|20)\d\d[a-z]?\)$"
+)
+# What a caption leaves out of its comparison: "excluding Copy and Ground Truth".
+_EXCLUDING = re.compile(r"\bexcluding\s+([^.;:()]+)", re.IGNORECASE)
+
+
+def caption_excluded(caption: str) -> frozenset[str]:
+    """The row names (normalized) a caption leaves out of the comparison it reports.
+
+    Example:
+        >>> sorted(caption_excluded("We bold the best results excluding Copy and Ground Truth."))
+        ['copy', 'ground truth']
+    """
+    return frozenset(
+        norm(name)
+        for found in _EXCLUDING.findall(caption)
+        for name in re.split(r",\s*(?:and\s+)?|\s+and\s+", found)
+        if norm(name)
+    )
+
+
+# "A single frame" is one frame.
+_SINGLE = re.compile(r"\ba single\b", re.IGNORECASE)
 
 
 def _group_named_by_parts(groups: set[str], question_text: str) -> str | None:
@@ -529,6 +568,8 @@ def _group_named_by_parts(groups: set[str], question_text: str) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+# A question asking for the table's rows as such: "every row of that table".
+_EVERY_TABLE_ROW = re.compile(r"\b(?:every|each|all(?: the)?) rows?\b", re.IGNORECASE)
 # Row labels of rows that sum up the rows above them.
 _SUMMARY_ROWS = frozenset(
     {"avg", "average", "mean", "median", "sd", "std", "total", "sum", "overall", "all"}
@@ -597,22 +638,29 @@ def _asking_sentence(question_text: str) -> str:
     return asking[-1] if asking else asking_sentence(question_text)
 
 
-def _compared_rows(
-    rows: dict[tuple[str, ...], dict[Slot, TableCell]],
+def compared_rows(
+    rows: Mapping[_Key, Mapping[str, float | None]],
     question_text: str,
-    mapped: dict[str, Slot],
-    paths: dict[Slot, tuple[str, ...]],
+    headers: Mapping[str, str],
     caption: str = "",
-) -> tuple[list[tuple[str, ...]], str]:
-    """Rows where one answer column stands in the relation the question's (last) question
-    sentence states to another ("in which languages does the '-C' variant strictly beat
-    OpenCLIP-XLM-R-H", "where Grobid gets a higher F1 than RoBERTa"), when some rows do and
-    some do not: the right-hand column is the one the words after the comparison name best,
-    the left-hand one the one the words before it name best, else, of two, the other one;
-    merit is the lower value where the headers, caption or question name an error-like
-    measure. Rows summing up the others ("Avg.") are no answer."""
+    summaries: Container[_Key] = (),
+) -> tuple[list[_Key], str]:
+    """The keys of the ``rows`` (key -> answer column name -> value) where one answer column
+    stands in the relation the question's (last) question sentence states to another ("in
+    which languages does the '-C' variant strictly beat OpenCLIP-XLM-R-H", "where Grobid
+    gets a higher F1 than RoBERTa"), when some rows do and some do not: the right-hand column
+    is the one the words after the comparison name best, the left-hand one the one the words
+    before it name best, else, of two, the other one; merit is the lower value where the
+    columns' ``headers``, the caption or the question name an error-like measure. Rows
+    summing up the others (``summaries``: "Avg.") are no answer.
+
+    Example:
+        >>> rows = {"JNLPBA": {"SOTA": 78.58, "Ours": 77.7}, "BC5CDR": {"SOTA": 88.85, "Ours": 90.41}}
+        >>> compared_rows(rows, "Where does SOTA beat ours?", {"SOTA": "SOTA", "Ours": "Ours"})
+        (['JNLPBA'], 'rows whose SOTA is better than Ours')
+    """
     comparison = comparison_of(_asking_sentence(question_text))
-    names = list(mapped)
+    names = list(headers)
     if comparison is None or len(names) < 2:
         return [], ""
 
@@ -630,24 +678,40 @@ def _compared_rows(
         named = left or right
         other = next(name for name in names if name != named)
         left, right = (named, other) if left else (other, named)
+    elif left is not None and right is None:
+        # "Than the question-free one": the column named most like the left one.
+        right = best_named(left, [name for name in names if name != left])
     if left is None or right is None or left == right:
         return [], ""
-    a, b = mapped[left], mapped[right]
-    headers = " ".join(" ".join(paths[j]) for j in (a, b))
-    lower_better = lower_is_better(question_text, caption, headers)
+    lower_better = lower_is_better(question_text, caption, f"{headers[left]} {headers[right]}")
     meeting = [
-        path
-        for path, cells in rows.items()
-        if a in cells
-        and b in cells
-        and (x := cells[a].value) is not None
-        and (y := cells[b].value) is not None
+        key
+        for key, values in rows.items()
+        if (x := values.get(left)) is not None
+        and (y := values.get(right)) is not None
         and comparison.holds(x, y, lower_better)
-        and norm(path[-1]) not in _SUMMARY_ROWS
+        and key not in summaries
     ]
     if not meeting or len(meeting) == len(rows):
         return [], ""
     return meeting, f"rows whose {left} is {comparison.relation} than {right}"
+
+
+def _compared_rows(
+    rows: dict[tuple[str, ...], dict[Slot, TableCell]],
+    question_text: str,
+    mapped: dict[str, Slot],
+    paths: dict[Slot, tuple[str, ...]],
+    caption: str = "",
+) -> tuple[list[tuple[str, ...]], str]:
+    """:func:`compared_rows` over a table's rows, its answer columns ``mapped`` to slots."""
+    values = {
+        path: {name: cells[j].value if j in cells else None for name, j in mapped.items()}
+        for path, cells in rows.items()
+    }
+    headers = {name: " ".join(paths[j]) for name, j in mapped.items()}
+    summaries = {path for path in rows if norm(path[-1]) in _SUMMARY_ROWS}
+    return compared_rows(values, question_text, headers, caption, summaries)
 
 
 # A label that adds or removes a part, its sign set apart ("+ venue") or not ("−abstract").
@@ -803,7 +867,12 @@ def _project_cells(
     # A bound on an answer column ("a macro-average above 48") is what selects the rows: the
     # words of the question naming some rows ("its router and prompt slots") describe the
     # paper.
-    candidates = {path: rows[path] for path in kept}
+    # Rows the caption leaves out of its comparison ("We bold the best results excluding Copy
+    # and Ground Truth") meet no bound and win no comparison.
+    excluded = caption_excluded(caption)
+    candidates = {
+        path: rows[path] for path in kept if norm(printed_label(path[-1])) not in excluded
+    }
     found_bounded = _bounded_rows(candidates, question_text, mapped)
     if found_bounded is None:
         return [], {}, 0.0, ""
@@ -867,6 +936,17 @@ def _project_cells(
     printed_keys = {path: spaced(printed_label(path[level])) for path in kept}
     if len(set(printed_keys.values())) < len(kept) or keys[0].type == "number":
         printed_keys.update(_keys_under_header(keys[0].name, kept, rows, paths, mapped))
+    # A further key column no label column gives is read from the value column its header
+    # names ("#F": the frames each row was run with).
+    further = (
+        {}
+        if by_header
+        else {
+            key.name: found
+            for key in keys[1:]
+            if (found := _keys_under_header(key.name, kept, rows, paths, mapped))
+        }
+    )
     projected = [
         ProjectedRow(
             printed_keys[path],
@@ -881,7 +961,7 @@ def _project_cells(
                 for key, other in zip(keys[1:], levels[1:], strict=True)
             }
             if by_header
-            else {},
+            else {name: read[path] for name, read in further.items()},
         )
         for path in kept
     ]
@@ -1032,8 +1112,21 @@ def _unasked_summaries(
     retrieval settings" over four settings and "All")."""
     if len(set(labels)) in stated_counts(question_text, [key.name for key in keys]):
         return set()
-    question = asked_terms(question_text)
-    return {label for label in labels if norm(label) in summaries and norm(label) not in question}
+    # "Leave out the average" asks for no average.
+    question = asked_terms(_LEFT_OUT.sub(" ", question_text))
+    return {
+        label
+        for label in labels
+        if norm(label) in summaries and not (terms(label) and set(terms(label)) <= question)
+    }
+
+
+# What a question leaves out: "(leave out the average)", "excluding the total".
+_LEFT_OUT = re.compile(
+    r"\b(?:leav(?:e|ing) out|exclud(?:e|ing)|except(?: for)?|without|not counting|apart from)"
+    r"\s+(?:the\s+|its\s+|their\s+)?[\w.-]+",
+    re.IGNORECASE,
+)
 
 
 def _number_form(text: str) -> str:
@@ -1091,13 +1184,21 @@ def project(
         )
         if not rows or fit <= 0:
             continue
-        if flipped and not narrowed_by:
-            # Read transposed, a row is a column of the table, whose cells print one kind,
-            # and one of statistics over the others ("Avg", "SD") is no key unless asked
-            # for; an "All" column there is as often a setting (M3's dense, sparse and
-            # multi-vector scores combined) as a sum.
-            odd = _odd_forms([(row.key, cell.text) for row in rows for cell in row.values.values()])
-            odd |= _unasked_summaries([row.key for row in rows], question_text, keys, _STATISTICS)
+        if not narrowed_by:
+            # A row of statistics over the others ("Average", "SD") is none of the entities
+            # the rows are ("every regression dataset") unless asked for, by name or as one of
+            # the table's rows ("every row of that table"); an "All" row is as often a
+            # setting (M3's dense, sparse and multi-vector scores combined) as a sum. Read
+            # transposed, a row is a column of the table, whose cells print one kind.
+            odd = (
+                set()
+                if _EVERY_TABLE_ROW.search(question_text)
+                else _unasked_summaries([row.key for row in rows], question_text, keys, _STATISTICS)
+            )
+            if flipped:
+                odd |= _odd_forms(
+                    [(row.key, cell.text) for row in rows for cell in row.values.values()]
+                )
             rows = [row for row in rows if row.key not in odd]
         found = Projection(rows, columns, fit, flipped, narrowed_by)
         if best is None or found.rank > best.rank:

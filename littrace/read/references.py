@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from littrace.corpus.document import Reference
 from littrace.read.records import PaperContext
-from littrace.read.text import Query, terms
+from littrace.read.text import Query, asking_clause, terms
 from littrace.read.units import CITATION
 
 __all__ = [
@@ -271,11 +271,26 @@ def entry_answer(question: str, entry: Reference) -> str:
     return entry.raw
 
 
-def asked_entry(question: str, contexts: Sequence[PaperContext]) -> tuple[str, Reference] | None:
+def asked_entry(
+    question: str, contexts: Sequence[PaperContext], query: Query | None = None
+) -> tuple[str, Reference] | None:
     """(paper id, entry) of the first of ``contexts`` that has the entry the question asks
-    about by position."""
+    about by position; else, given the question's ``query``, when the sentence that asks is
+    about a cited work's authors or title ("who is the first author of the work cited
+    there?"), the entry the best-matching citing sentence of the first of ``contexts`` that
+    cites any cites (:func:`cited_for`)."""
     position = reference_position(question)
     if position is None:
+        asks = asking_clause(question)
+        if query is None or not (
+            mentions_references(asks) and (_AUTHOR.search(asks) or _TITLE.search(asks))
+        ):
+            return None
+        # In the first of the papers that cites any.
+        for context in contexts:
+            cited = cited_for(query, context)
+            if cited:
+                return context.paper_id, cited[0].reference
         return None
     for context in contexts:
         entry = entry_at(context.references, position)
@@ -297,7 +312,8 @@ class CitedEntry:
 def _before_label(sentence: str, label: str) -> str:
     """The part of ``sentence`` a citation of ``label`` closes: from the previous citation's
     end (or the sentence start) to where ``label`` is printed; the whole sentence if it is
-    not found. "TCN (Bai et al., 2018), DS-CNN (Zhang et al., 2017)" gives "DS-CNN" for Zhang."""
+    not found. "TCN (Bai et al., 2018), DS-CNN (Zhang et al., 2017)" gives "DS-CNN" for Zhang,
+    "over four benchmarks: GPQA Diamond [23], Formula [27]" "GPQA Diamond" for 23."""
     head = re.escape(label.split(",")[0].split()[0].strip("[]"))
     if not head:
         return sentence
@@ -305,9 +321,14 @@ def _before_label(sentence: str, label: str) -> str:
     if found is None:
         return sentence
     before = sentence[: found.start()]
-    # The previous citation ends at the last closing parenthesis or bracket before it.
+    # The previous citation ends at the last closing parenthesis or bracket before it; the
+    # first item of a list at the colon opening it ("four benchmarks: GPQA Diamond [23],
+    # Formula [27]"), not at a comma, which may join words of one phrase ("extracting
+    # clean, properly-structured text (Lo et al., 2020)").
     cut = max(before.rfind(")"), before.rfind("]"))
-    return before[cut + 1 :] if cut >= 0 else before
+    closed = before[cut + 1 :] if cut >= 0 else before
+    items = [item for item in re.split(r"[;:]", closed) if item.strip(" ([")]
+    return items[-1] if items else closed
 
 
 def cited_for(query: Query, context: PaperContext) -> list[CitedEntry]:

@@ -85,9 +85,10 @@ from littrace.read.choice import (
 from littrace.read.choice.tally import tally
 from littrace.read.compute import asks_difference, computed_value
 from littrace.read.extremes import extreme_word, lower_is_better, wants_lower
+from littrace.read.footnotes import footnotes
 from littrace.read.heuristic import question_query
 from littrace.read.records import Fact, PaperContext, Synthesis, SynthesisInput
-from littrace.read.references import asked_entry, entry_answer
+from littrace.read.references import asked_entry, entry_answer, mentions_references
 from littrace.read.symbols import symbol_choice
 from littrace.read.tables import (
     cell_fact,
@@ -97,7 +98,7 @@ from littrace.read.tables import (
     subject_terms,
     table_rows,
 )
-from littrace.read.text import contains_phrase, norm, sentences, terms
+from littrace.read.text import asking_clause, contains_phrase, norm, sentences, terms
 from littrace.read.units import without_marks
 
 if TYPE_CHECKING:
@@ -255,10 +256,17 @@ def _passages(data: SynthesisInput) -> list[tuple[str, float]]:
         if context is None or reading is None:
             continue
         chunks = {c.chunk_id: c for c in context.chunks}
+        notes = footnotes(context.chunks)
         for chunk_id in reading.chunk_ids:
             chunk = chunks.get(chunk_id)
             if chunk is not None:
                 found.append((chunk.text, query.score(chunk.text)))
+                # A passage is read with the footnotes its sentences mark.
+                found.extend(
+                    (note.text, query.score(note.text))
+                    for note in notes
+                    if note.anchor_chunk == chunk_id and note.chunk_id != chunk_id
+                )
     return found
 
 
@@ -420,9 +428,11 @@ def _stated_number(question: Question, option: str) -> str | None:
 
 
 def reference_answer(data: SynthesisInput) -> str | None:
-    """What the question asks of the bibliography entry at the position it names."""
+    """What the question asks of the bibliography entry at the position it names, or of
+    the work it points at by the sentence citing it."""
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
-    found = asked_entry(data.question.question, contexts)
+    query = question_query(data.question, data.plan, 1.0)
+    found = asked_entry(data.question.question, contexts, query)
     return entry_answer(data.question.question, found[1]) if found else None
 
 
@@ -470,6 +480,10 @@ def shared_number(question: Question, data: SynthesisInput) -> str | None:
     return max((values[value] for values in printed.values()), key=lambda held: held[0])[1]
 
 
+# A word saying a number is approximate is no part of the value ("around 165 GPa").
+_HEDGE = re.compile(r"^(?:around|about|approximately|roughly|nearly|almost|~)\s+(?=\d)", re.I)
+
+
 def answer_span(question: Question, data: SynthesisInput) -> str | None:
     """The best-supported short span of the best evidence sentence: its longest run of words
     the question does not contain, preferring runs with digits or names."""
@@ -479,9 +493,14 @@ def answer_span(question: Question, data: SynthesisInput) -> str | None:
         if context:
             asked |= subject_terms(context)
     quantity = _ASKS_QUANTITY.search(question.question) is not None
+    # A bibliography entry answers only a question asking about references; elsewhere its
+    # title merely echoes the question ("What is the Young's Modulus of Silicon?").
+    entries = mentions_references(asking_clause(question.question))
     first: str | None = None
     for item in sorted(data.evidence, key=lambda item: -item.score):
         if item.source_type not in ("text_span", "citation_context"):
+            continue
+        if item.locator.get("section") == "References" and not entries:
             continue
         words = item.text.rstrip(".").split()
         runs: list[list[str]] = [[]]
@@ -493,7 +512,7 @@ def answer_span(question: Question, data: SynthesisInput) -> str | None:
             else:
                 runs[-1].append(word)
         runs = [run for run in runs if run and run[-1].lower() not in _ARTICLES]
-        spans = [" ".join(run).strip(",;:") for run in runs if run]
+        spans = [_HEDGE.sub("", " ".join(run).strip(",;:")) for run in runs if run]
         if spans:
             best = max(
                 spans,

@@ -40,11 +40,25 @@ from littrace.read.abbreviations import table_glossary
 from littrace.read.cells import CellMatch, label_terms, lookup_cell
 from littrace.read.cross_paper import Cue, column_papers, join_rows, names_entity
 from littrace.read.localize import caption_named, paper_candidates
-from littrace.read.projection import MIN_COLUMN_MATCH, ROWS_NAMED, Projection, project
+from littrace.read.projection import (
+    MIN_COLUMN_MATCH,
+    ROWS_NAMED,
+    Projection,
+    compared_rows,
+    project,
+)
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import citation_ids
 from littrace.read.stated import names_column, stated_value
-from littrace.read.text import asking_clause, contains_phrase, coverage, norm, sentences, terms
+from littrace.read.text import (
+    asking_clause,
+    contains_phrase,
+    coverage,
+    norm,
+    positive_forms,
+    sentences,
+    terms,
+)
 from littrace.read.units import label_share, question_terms, stated_counts, table_cells
 
 _TRUE = {"yes", "true", "y", "1", "✓", "x"}
@@ -328,6 +342,9 @@ def best_projection(
     tables = [(obj, obj.cells) for obj in paper_tables(context)]
     tables += [(obj, grid) for obj, grid in figures if obj.paper_id == context.paper_id]
     captions = {obj.object_id: _names(obj.caption) for obj, _ in tables}
+    # "The larger GPT2 model" is the one a caption calls "GPT2 Large".
+    captioned = {term for obj, _ in tables for term in terms(obj.caption)}
+    query |= dict.fromkeys(positive_forms(query, captioned), 1.0)
     identifying = set(terms(context.paper.title))
     printed_in = Counter(name for names in captions.values() for name in names)
     headed = {obj.object_id: _header_labels(grid) for obj, grid in tables}
@@ -500,6 +517,11 @@ def _listing_paper(
     return holding[0]
 
 
+def _cues(contexts: Sequence[PaperContext]) -> dict[str, Cue]:
+    """Each paper's id -> what a column name may point at it by (year, venue, title)."""
+    return {c.paper_id: Cue(c.paper.year, c.paper.venue, c.paper.title) for c in contexts}
+
+
 def _labels(context: PaperContext, columns: bool = True) -> set[str]:
     """The innermost row and (with ``columns``) column labels the paper's tables print."""
     return {
@@ -525,8 +547,7 @@ def _cross_paper_rows(
     or None when no column is one paper's."""
     schema = data.question.table_schema or []
     values = [c for c in schema if not c.is_row_key and c is not key]
-    cues = {c.paper_id: Cue(c.paper.year, c.paper.venue, c.paper.title) for c in works}
-    owners = column_papers([c.name for c in values], cues)
+    owners = column_papers([c.name for c in values], _cues(works))
     for column in values:
         if column.name in owners:
             continue
@@ -568,6 +589,18 @@ def _cross_paper_rows(
         (label, {key.name: label, **raw})
         for label, raw in join_rows(parts, data.plan.rows, [c.name for c in further])
     ]
+    # A comparison of columns read in different papers ("where does the prior state of the
+    # art beat the 2020 model's mean") selects among the joined rows.
+    numeric = {
+        i: {c.name: parse_value(str(raw.get(c.name) or "")) for c in values}
+        for i, (_, raw) in enumerate(rows)
+    }
+    compared, said = compared_rows(
+        numeric, data.question.question, {c.name: c.name for c in values}
+    )
+    if compared:
+        rows = [rows[i] for i in compared]
+        hows.append(said)
     return ReadRows(rows, facts, "; ".join(hows))
 
 
@@ -580,9 +613,10 @@ def _union_rows(
     carries ("Reported in") says where each row was read (venue and year, as the question
     describes a paper). Each paper's rows are those its reading chose, not its whole table.
     None otherwise."""
+    schema = [*keys, *(c for c in data.question.table_schema or [] if c not in keys)]
     read: list[tuple[PaperContext, ReadRows]] = []
     for context in works:
-        found = best_projection(data, context)
+        found = best_projection(data, context, schema)
         # Each paper's rows are chosen (named, bounded, held by a condition), not its table.
         if (
             found is None
@@ -603,7 +637,12 @@ def _union_rows(
     for context, rows in read:
         where = " ".join(str(part) for part in (context.paper.venue, context.paper.year) if part)
         for label, raw in rows.entities:
-            unread = {key.name: where for key in keys[1:] if raw.get(key.name) is None}
+            # The paper a row was read in is where it was read, whatever a column says.
+            unread = {
+                key.name: where
+                for key in keys[1:]
+                if raw.get(key.name) is None or _PAPER_KEY.search(key.name)
+            }
             entities.append((label, {**raw, **unread}))
     facts = [fact for _, rows in read for fact in rows.facts]
     how = "; ".join(f"{context.paper_id}: {rows.how}" for context, rows in read)
@@ -691,6 +730,13 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
     works = _distinct_works(contexts)
     source = works[0] if len(works) == 1 else _listing_paper(data.plan.rows, works)
     paper_key = bool(_PAPER_KEY.search(keys[0].name))
+    # Rows keyed by paper and by what each paper's table lists ("Paper | Dataset"): each
+    # paper's rows, its venue and year the paper key.
+    listed_key = next((key for key in keys[1:] if not _PAPER_KEY.search(key.name)), None)
+    if paper_key and listed_key is not None and len(works) > 1:
+        unioned = _union_rows(data, works, [listed_key, *(k for k in keys if k is not listed_key)])
+        if unioned is not None and (unioned_rows := assemble_rows(schema, unioned.entities)):
+            return TableAnswer(unioned_rows, unioned.facts, unioned.how, unioned.facts)
     if not paper_key:
         projected = (
             _projected_rows(data, source, keys[0], figures=figures)

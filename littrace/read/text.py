@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 
 from littrace.corpus import sentences as corpus_sentences
@@ -116,17 +116,37 @@ _BOUND_PREFIXES = frozenset({"pre", "post", "re", "non", "co", "multi", "sub", "
 
 
 def stem(token: str) -> str:
-    """A light suffix strip so that "trained", "training" and "trains" meet, after a bound
+    """A light suffix strip so that "trained", "training", "trainings" and "trains" meet, after a bound
     prefix's hyphen is dropped ("pre-trained" meets "pretrained"); a word's final e goes
     too, so that "curate" meets "curated" and "table" meets "tables"."""
     head, _, rest = token.partition("-")
     if head in _BOUND_PREFIXES and rest.isalpha():
         token = head + rest
     if len(token) > 4 and token.isalpha():
-        for suffix in ("ing", "ed", "es", "s", "e"):
+        for suffix in ("ings", "ing", "ed", "es", "s", "e"):
             if token.endswith(suffix) and len(token) - len(suffix) >= 3:
                 return token[: -len(suffix)]
     return token
+
+
+def positive_forms(said: Iterable[str], printed: Container[str]) -> set[str]:
+    """The positive form, as :func:`stem` prints it, of each comparative among the terms
+    ``said`` that the terms ``printed`` hold: "larg" for "larger" where a caption prints
+    "Large", "big" for "bigger", "wide" for "wider".
+
+    Example:
+        >>> sorted(positive_forms(["larger", "bigger", "paper"], {"larg", "big", "paper"}))
+        ['big', 'larg']
+    """
+    found = set()
+    for term in said:
+        if not (term.endswith("er") and term.isalpha() and len(term) > 4):
+            continue
+        base = term[:-2]
+        bases = {base, term[:-1], base[:-1] if base[-1] == base[-2] else base}
+        # A word of its own ending in -er ("paper") has no such form printed ("pap").
+        found |= {stem(b) for b in bases if stem(b) in printed}
+    return found
 
 
 def _tokens(text: str) -> list[str]:

@@ -328,11 +328,17 @@ def _name_spans(text: str) -> list[_Span]:
             spans.append(_Span(token.group(), token.start(), token.end(), kind == "strong"))
         index += 1
     spans.sort(key=lambda span: span.start)
-    # A quoted name wins over the tokens inside it.
+    # A quoted name wins over the tokens inside it; names set apart by a spaced slash are one
+    # ("CNN / Daily Mail").
     kept: list[_Span] = []
     for span in spans:
         if kept and span.start < kept[-1].end:
             continue
+        if kept and text[kept[-1].end : span.start] == " / ":
+            last = kept.pop()
+            span = _Span(
+                text[last.start : span.end], last.start, span.end, last.strong or span.strong
+            )
         kept.append(span)
     return kept
 

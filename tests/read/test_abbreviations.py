@@ -45,3 +45,20 @@ def test_a_glossary_spells_out_every_short_form_a_label_holds() -> None:
     assert glossary.spell("MQQP") is None
     assert glossary.spelled_out(("BLEU", "QQP")) == ("BLEU", "QQP (Quora Question Pairs)")
     assert Glossary({}).spell("QQP") is None
+
+
+def test_a_label_printing_a_cited_works_name_is_named_by_its_authors() -> None:
+    from littrace.read.abbreviations import cited_names
+    from littrace.read.units import align, asked_terms, table_cells
+
+    # SPECTER's text: "The most relevant baseline is Citeomatic (Bhagavatula et al., 2018)";
+    # its table prints "Citeomatic (2018)"; a question names the work by its authors.
+    prose = "The most relevant baseline is Citeomatic (Bhagavatula et al., 2018), trained on X."
+    assert cited_names(prose) == {"Citeomatic": "Bhagavatula"}
+    assert cited_names("As shown (Smith et al., 2020) and in [3].") == {}
+    grid = (("Model", "MAP"), ("Citeomatic (2018)", "86.3"), ("SGC (2019a)", "91.6"))
+    wanted = asked_terms("What MAP does the model of Bhagavatula et al. (2018) get?")
+    glossary = Glossary(cited_names(prose))
+    best = max(table_cells(grid), key=lambda c: align(wanted, c, glossary=glossary).score)
+    assert best.text == "86.3"
+    assert align(wanted, best).row_score < align(wanted, best, glossary=glossary).row_score

@@ -19,6 +19,7 @@ from littrace.read.bounds import bound_of, comparison_of
         ("Which categories have more than 100 samples?", ">", 100.0, "samples"),
         ("How many datasets have 54 papers or more?", ">=", 54.0, "papers"),
         ("Which models score under 1,200 points?", "<", 1200.0, "points"),
+        ("Which models exceed 24 ROUGE-2 on the long task?", ">", 24.0, "ROUGE-2 on the long task"),
         ("List the datasets with more than five classes.", ">", 5.0, "classes"),
         # A number ending the sentence is the bound, its full stop no decimal point.
         ("Give every variant whose All score is at least 77.", ">=", 77.0, ""),
@@ -43,6 +44,10 @@ def test_a_bound_holds_by_its_relation_and_a_scale_is_no_bound() -> None:
 def test_a_bound_keeps_the_words_before_its_comparison_in_its_clause() -> None:
     bound = bound_of("For which categories, in its appendix, does I-VILA score an F1 below 90?")
     assert bound is not None and bound.before == "does I-VILA score an F1"
+    # The clause ends at the comma after the number, which is no part of it (dev6 v1_01).
+    bound = bound_of("Where does RoBERTa get an F1 below 70, and what does I-VILA get there?")
+    assert bound is not None and (bound.value, bound.bounded) == (70.0, "")
+    assert bound.before == "does RoBERTa get an F1"
     plain = bound_of("Which have more than 100 samples?")
     assert plain is not None and plain.before == "Which have"
 
@@ -63,6 +68,12 @@ def test_a_bound_keeps_the_words_before_its_comparison_in_its_clause() -> None:
             "higher",
         ),
         ("Where does the SFT model trail QFFT?", "Where does the SFT model", "QFFT", "worse"),
+        (
+            "On which datasets does its mean come out below the reported score?",
+            "On which datasets does its mean come out",
+            "the reported score",
+            "lower",
+        ),
     ],
 )
 def test_a_comparison_names_its_two_sides_and_their_relation(

@@ -579,6 +579,15 @@ def test_a_count_question_counts_the_first_plural_noun_after_how_many() -> None:
     assert count_share("our method has 3 advantages", "3", ["method"]) == 0
     assert count_share("Author nodes number 12M.", "12M", ["author", "nod"]) == 1.0
     assert counted_terms("What is the batch size?") == []
+    # Linking words are no distance: "the dimension of edge embeddings is set to 30".
+    said = "In addition, the dimension of edge embeddings is set to 30."
+    assert count_share(said, "30", ["dimension"]) == 1.0
+    assert (
+        count_share(
+            "The dimension, batch and other sizes of it were set to 30.", "30", ["dimension"]
+        )
+        == 0
+    )
 
 
 def test_a_count_is_read_where_the_sentence_counts_what_the_question_counts() -> None:
@@ -741,6 +750,58 @@ def test_a_claim_answers_the_stem_asked_of_its_item_and_is_printed_where_its_rar
     # stem's "pretrained"; "use" alone is no sign that the second paper uses GloVe.
     assert support["A"] > support["B"] > 0
     assert support["B"] == support["C"]
+
+
+def test_a_row_the_caption_leaves_out_of_its_comparison_is_no_best() -> None:
+    grid = (
+        ("Method", "iBLEU"),
+        ("RAPT", "7.64"),
+        ("NC-RAPT", "8.18"),
+        ("Ground Truth", "55.67"),
+    )
+    paper = context(cells=grid, method="NC-RAPT")
+    options = ["RAPT", "NC-RAPT", "Ground Truth"]
+    question = "Which method reaches the highest iBLEU in Table 1?"
+    assert (chosen := choose(question, options, paper)) is not None and chosen.label == "C"
+    excluding = "Table 1: Results. We bold the best results excluding Copy and Ground Truth."
+    paper = replace(
+        paper,
+        objects=tuple(
+            replace(o, caption=excluding) if o.kind == "table" else o for o in paper.objects
+        ),
+    )
+    chosen = choose(question, options, paper)
+    assert chosen is not None and chosen.label == "B"
+
+
+def test_names_one_per_work_are_each_read_in_the_paper_at_their_place() -> None:
+    from littrace.read.choice import claim_support
+
+    # dev5 u1_13: checkpoint names listed "ACL 2020 paper / 2022 paper", each read in its
+    # paper; a name is printed in the sentence that prints it, not in the one beside it.
+    graph, events = _two_papers().values()
+    graph = replace_prose(
+        graph,
+        "Our baseline encodes sentences with a Sentence-BERT checkpoint. We used the "
+        "bert-base-nli-mean-tokens model released by the authors. SciBERT is compared later.",
+    )
+    events = replace_prose(
+        events, "Inputs are encoded with paraphrase-mpnet-base-v2 for retrieval."
+    )
+    question = ask(
+        "The NAACL 2018 paper uses a Sentence-BERT checkpoint for its baseline and the 2022 "
+        "JPCS paper one to encode inputs for retrieval. Which pair names them (NAACL 2018 "
+        "paper / 2022 paper)?",
+        [
+            "SciBERT / paraphrase-mpnet-base-v2",
+            "bert-base-nli-mean-tokens / paraphrase-mpnet-base-v2",
+            "paraphrase-mpnet-base-v2 / bert-base-nli-mean-tokens",
+        ],
+        freeform=False,
+    )
+    data = SynthesisInput(question, Plan(), ["g", "e"], {"g": graph, "e": events}, {}, [])
+    support = claim_support(question, data)
+    assert support["B"] > support["A"] and support["B"] > support["C"]
 
 
 def test_a_claim_counting_things_is_read_where_the_sentence_counts_them() -> None:

@@ -47,6 +47,12 @@ def test_rows_join_by_the_listed_entity_a_label_names_else_by_the_label() -> Non
     assert join_rows([one, two], []) == [("NCBI-disease", {"x": 88.57, "y": 88.7})]
     # Rows no two papers share are all kept (each paper reports its own).
     assert [key for key, _ in join_rows([one[1:], two[1:]], [])] == ["SciERC", "ChemProt"]
+    # A listed entity one paper alone reports is a row too (dev6 v1_04: XSUM).
+    listed = join_rows([one, two], ["NCBI-disease", "SciERC"])
+    assert listed == [
+        ("NCBI-disease", {"x": 88.57, "y": 88.7}),
+        ("SciERC", {"x": 67.57}),
+    ]
 
 
 def test_a_label_names_an_entity_only_when_each_names_all_of_the_other() -> None:

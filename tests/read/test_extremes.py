@@ -7,6 +7,7 @@ import pytest
 from littrace.read.extremes import (
     MAX_WORDS,
     MIN_WORDS,
+    asked_gap,
     asks_settled,
     extreme_word,
     lower_is_better,
@@ -78,3 +79,11 @@ def test_a_question_about_where_curves_end_is_told_from_one_about_their_extremes
     assert asks_settled("Which run converges to the highest accuracy?")
     assert asks_settled("Which model has the best final loss?")
     assert not asks_settled("Which scheme reaches the lowest objective?")
+
+
+def test_two_values_that_differ_the_most_are_a_gap_apart() -> None:
+    assert asked_gap("For which field do precision and recall differ the most?") == (
+        "apart",
+        False,
+    )
+    assert asked_gap("For which field are precision and recall highest?") is None

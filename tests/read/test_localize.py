@@ -68,6 +68,27 @@ def test_citations_carry_bare_reference_numbers_at_the_page_of_their_entry() -> 
     assert bare_label("[24]") == "24"
 
 
+def test_a_bracketed_number_no_entry_carries_is_no_citation() -> None:
+    # dev5 u4_14: "the [110] crystal direction"; the paper has no entry 110.
+    scores = {
+        str(item.locator.get("citation_id")): item.score
+        for item in paper_candidates(
+            question("What batch size does the SparseSieve paper use along [110]?"),
+            PLAN,
+            context(),
+        )
+        if item.source_type == "citation_context"
+    }
+    named = {
+        str(item.locator.get("citation_id")): item.score
+        for item in paper_candidates(
+            question("What batch size does the SparseSieve paper's entry [7] use?"), PLAN, context()
+        )
+        if item.source_type == "citation_context"
+    }
+    assert scores["7"] < named["7"]
+
+
 def test_dedup_cap_and_closure_over_several_papers() -> None:
     contexts = {f"p{i}": context(f"p{i}", f"Method{i}") for i in range(4)}
     q = question("What nDCG@10 does DenseX reach on SciDocs-S and TREC-X?")

@@ -20,6 +20,12 @@ def test_an_option_cut_into_claims_at_semicolons_markers_and_conjoined_values() 
 def test_values_set_apart_by_a_spaced_slash_are_a_claim_each() -> None:
     # dev3 r1_06: "8,192 / 16,384", a training length per paper.
     assert [c.text for c in option_claims("8,192 / 16,384")] == ["8,192", "16,384"]
-    # Not a header's shorthand ("w/o") nor words on either side.
+    # Not a header's shorthand ("w/o").
     assert [c.text for c in option_claims("w/o 5 layers")] == ["w/o 5 layers"]
-    assert [c.text for c in option_claims("P / R")] == ["P / R"]
+    # Names too, one per work in the order the question names the works (dev5 u1_13).
+    said = option_claims("bert-base-wikipedia-sections-mean-tokens / paraphrase-mpnet-base-v2")
+    assert [(c.text, c.per_work) for c in said] == [
+        ("bert-base-wikipedia-sections-mean-tokens", True),
+        ("paraphrase-mpnet-base-v2", True),
+    ]
+    assert not any(c.per_work for c in option_claims("(i) GloVe; (ii) Skip-gram"))

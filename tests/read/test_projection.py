@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from littrace.littraceqa import TableColumn
 from littrace.read.abbreviations import Glossary
-from littrace.read.projection import printed_label, project
+from littrace.read.projection import compared_rows, printed_label, project
 from tests.read.helpers import TITLED_BELOW
 
 # emnlp2025 MONAQ Table 1 (page 6), as extracted: a three-row header, a section row spread
@@ -892,13 +892,17 @@ def test_a_question_asking_for_every_row_is_not_narrowed_by_the_rows_it_names() 
         ADAPTATION, schema, describing + "Give the parameters for GPT2 Medium and GPT2 Large."
     )
     assert named is not None and [row.key for row in named.rows] == ["Prompt Tuning", "RAPT"]
-    for ask, caption in (
-        ("For every adaptation method, give ...", ADAPTATION_CAPTION),
-        ("Give every row of that table, for GPT2 Medium and GPT2 Large.", ""),
-        ("For all the models, give GPT2 Medium and GPT2 Large.", ""),
+    # Every row of what the rows are; the "Average" over them is none of them (dev6 v3_05),
+    # unless the question asks for the table's rows as such or for the average.
+    for ask, caption, count in (
+        ("For every adaptation method, give ...", ADAPTATION_CAPTION, 3),
+        ("For all the models, give GPT2 Medium and GPT2 Large.", "", 3),
+        ("Give every row of that table, for GPT2 Medium and GPT2 Large.", "", 4),
+        ("For every model and on average, give GPT2 Medium and GPT2 Large.", "", 4),
+        ("For every model (leave out the average), give GPT2 Medium and GPT2 Large.", "", 3),
     ):
         found = project(ADAPTATION, schema, describing + ask, caption=caption)
-        assert found is not None and len(found.rows) == 4, ask
+        assert found is not None and len(found.rows) == count, ask
     # "Every" over what the rows are not (the columns' sizes) leaves the named rows.
     found = project(
         ADAPTATION, schema, describing + "For every GPT2 size, give ...", caption=ADAPTATION_CAPTION
@@ -1072,6 +1076,117 @@ def test_a_comparison_of_two_answer_columns_selects_the_rows_where_it_holds() ->
     assert [row.key for row in found.rows] == ["Business", "Chemistry"]
     trailing = project(MMLU_CATEGORIES, schema, "Where does the SFT model trail LIMO-7B-QFFT?")
     assert trailing is not None and [row.key for row in trailing.rows] == ["Law", "History"]
+
+
+def test_of_three_columns_the_one_named_like_the_left_side_is_the_one_it_is_compared_with() -> None:
+    # dev6 v4_03: "than the question-free one" names no column; the column named most like
+    # the left side's ("LIMO-7B-SFT") is the one meant, not the instruct model.
+    schema = _schema("Category", "LIMO-7B-QFFT", "LIMO-7B-SFT", "Qwen2.5-7B-Instruct")
+    found = project(
+        MMLU_CATEGORIES,
+        schema,
+        "In which categories does the supervised fine-tuned LIMO 7B model score higher than "
+        "the question-free one? List all three accuracies.",
+    )
+    assert found is not None
+    assert found.narrowed_by == "rows whose LIMO-7B-SFT is higher than LIMO-7B-QFFT"
+    assert [row.key for row in found.rows] == ["Business", "Chemistry"]
+
+
+def test_compared_rows_reads_values_of_rows_joined_across_papers() -> None:
+    rows = {
+        "JNLPBA": {"SOTA": 78.58, "S2ORC-SciBERT": 77.7},
+        "BC5CDR": {"SOTA": 88.85, "S2ORC-SciBERT": 90.41},
+        "NCBI-disease": {"SOTA": 89.36, "S2ORC-SciBERT": 88.7},
+    }
+    headers = {name: name for name in ("SOTA", "S2ORC-SciBERT")}
+    # "The prior state of the art" names SOTA by its initials, stop words and all.
+    question = "On which datasets does that prior state of the art beat the 2020 model's mean?"
+    assert compared_rows(rows, question, headers) == (
+        ["JNLPBA", "NCBI-disease"],
+        "rows whose SOTA is better than S2ORC-SciBERT",
+    )
+    assert compared_rows(rows, "Which datasets does it list?", headers) == ([], "")
+
+
+# InternVL Table 14 (cvpr2024_14238 p. 19), two of its models at two frame counts.
+VIDEO_RETRIEVAL = (
+    ("method", "#F", "V2T R@1", "T2V R@1", "avg."),
+    ("OpenAI CLIP-L [117]", "1", "27.8", "29.0", "45.7"),
+    ("InternVL-C (ours)", "1", "35.3", "37.5", "54.6"),
+    ("InternVL-G (ours)", "1", "36.6", "39.1", "55.7"),
+    ("OpenAI CLIP-L [117]", "8", "26.6", "30.7", "48.1"),
+    ("InternVL-C (ours)", "8", "40.2", "44.7", "61.5"),
+    ("InternVL-G (ours)", "8", "42.4", "46.3", "63.4"),
+)
+
+
+def test_settings_the_question_names_in_one_column_are_alternatives_and_key_the_rows() -> None:
+    # dev6 v2_03: "#F" is a key of the answer read from the column its header names; "a
+    # single frame and 8 frames" keeps rows of either, not of both.
+    schema = [
+        TableColumn(name="Method", type="string", is_row_key=True),
+        TableColumn(name="#F", type="number", is_row_key=True),
+        TableColumn(name="avg.", type="number", is_row_key=False),
+    ]
+    found = project(
+        VIDEO_RETRIEVAL,
+        schema,
+        "Results are given both with a single frame and with 8 frames. For InternVL-C and "
+        "InternVL-G, in each frame setting, what is the average?",
+        ["InternVL-C", "InternVL-G"],
+    )
+    assert found is not None
+    assert [(row.key, row.keys.get("#F"), row.values["avg."].text) for row in found.rows] == [
+        ("InternVL-C", "1", "54.6"),
+        ("InternVL-G", "1", "55.7"),
+        ("InternVL-C", "8", "61.5"),
+        ("InternVL-G", "8", "63.4"),
+    ]
+    eight = project(
+        VIDEO_RETRIEVAL,
+        schema,
+        "For InternVL-C and InternVL-G with 8 frames, what is the avg.?",
+        ["InternVL-C", "InternVL-G"],
+    )
+    assert eight is not None and [row.keys.get("#F") for row in eight.rows] == ["8", "8"]
+
+
+def test_a_citation_the_question_prints_names_a_work_not_the_rows_citing_it() -> None:
+    grid = (
+        ("Dataset", "Reference", "SciBERT", "S2ORC-SciBERT"),
+        ("ACL-ARC", "Jurgens et al. (2018)", "70.98", "68.45"),
+        ("SciCite", "Cohan et al. (2019)", "85.49", "84.76"),
+        ("PaperField", "Beltagy et al. (2019)", "65.71", "65.99"),
+    )
+    found = project(
+        grid,
+        _schema("Dataset", "SciBERT", "S2ORC-SciBERT"),
+        "The paper compares its model with the scores reported by Beltagy et al. (2019). Give "
+        "both scores for each dataset.",
+    )
+    assert found is not None and [row.key for row in found.rows] == [
+        "ACL-ARC",
+        "SciCite",
+        "PaperField",
+    ]
+
+
+def test_rows_the_caption_leaves_out_of_its_comparison_meet_no_bound() -> None:
+    grid = (
+        ("Method", "iBLEU"),
+        ("Copy", "0.0"),
+        ("RAPT", "7.64"),
+        ("NC-RAPT (Low)", "5.20"),
+        ("Ground Truth", "55.67"),
+    )
+    caption = "Table 5: Results. We bold the best results excluding Copy and Ground Truth."
+    found = project(
+        grid, _schema("Method", "iBLEU"), "Which methods reach an iBLEU above 6?", caption=caption
+    )
+    assert found is not None and [row.key for row in found.rows] == ["RAPT"]
+    plain = project(grid, _schema("Method", "iBLEU"), "Which methods reach an iBLEU above 6?")
+    assert plain is not None and [row.key for row in plain.rows] == ["RAPT", "Ground Truth"]
 
 
 def test_a_bound_no_row_meets_on_a_column_it_names_leaves_the_table_unread() -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from littrace.corpus.document import Citation, Reference
 from littrace.read.references import (
+    asked_entry,
     authored_entries,
     citation_ids,
     cited_for,
@@ -94,6 +95,55 @@ def test_the_work_cited_for_x_is_the_citation_that_closes_x() -> None:
     query = Query({"depthwise": 1.0, "separable": 1.0, "convolution": 1.0}, {})
     ranked = cited_for(query, paper)
     assert [c.reference.label for c in ranked] == ["Zhang et al., 2017", "Bai et al., 2018"]
+
+
+def _listed(sentence: str, labels: tuple[str, ...], titles: dict[str, str]):  # type: ignore[no-untyped-def]
+    refs = tuple(
+        Reference("p1", label, f"[{label}] {title}", 9, title.split(",")[0], title)
+        for label, title in titles.items()
+    )
+    paper = context()
+    return type(paper)(
+        paper.paper,
+        paper.chunks,
+        paper.objects,
+        {},
+        1,
+        refs,
+        (Citation("p1", 6, sentence, labels, ()),),
+        paper.pages,
+    )
+
+
+def test_the_work_cited_for_an_item_of_a_list_is_the_citation_closing_that_item() -> None:
+    # dev6 v3_07 (Eevee p. 6): the words before the list describe the paper, not a work.
+    paper = _listed(
+        "We evaluate Eevee in a multi-dataset test-time prompt learning setting over four "
+        "benchmarks: GPQA Diamond [23], Formula [27], TheoremQA [5].",
+        ("23", "27", "5"),
+        {"23": "David Rein, GPQA", "27": "Dannong Wang, FinLoRA", "5": "Wenhu Chen, TheoremQA"},
+    )
+    query = Query({"multi": 1.0, "dataset": 1.0, "prompt": 1.0, "formula": 1.0}, {})
+    assert cited_for(query, paper)[0].reference.label == "27"
+
+
+def test_the_entry_a_question_points_at_by_its_citing_sentence_answers_its_author() -> None:
+    paper = _listed(
+        "Expository writing can be seen as a sensemaking process [29], and writers draft [16].",
+        ("29", "16"),
+        {"29": "Daniel M Russell, The cost structure of sensemaking", "16": "Hyeonsu Kang, X"},
+    )
+    question = (
+        "The paper says expository writing can be seen as a sensemaking process, with a "
+        "citation right after that phrase. Who is the first author of the work cited there?"
+    )
+    query = Query({"sensemak": 1.0, "process": 1.0, "expository": 1.0}, {})
+    found = asked_entry(question, [paper], query)
+    assert found is not None and found[1].label == "29"
+    assert entry_answer(question, found[1]) == "Daniel M Russell"
+    # Without the question's query, or asking no author or title, no entry is pointed at.
+    assert asked_entry(question, [paper]) is None
+    assert asked_entry("What does the work cited there propose?", [paper], query) is None
 
 
 def test_works_named_by_their_authors_and_the_surname_of_an_entrys_first_author() -> None:

@@ -265,6 +265,44 @@ def test_a_quantity_asked_for_comes_from_the_best_evidence_printing_a_number() -
     assert answer_span(which, data) != "3.73"
 
 
+def test_a_span_comes_from_the_citing_sentence_not_the_entry_whose_title_echoes_the_question() -> (
+    None
+):
+    from littrace.read.records import EvidenceItem
+    from littrace.read.synthesize import answer_span
+
+    # dev5 u4_14: the strain-sensor paper's silicon modulus; its reference [23] is titled
+    # "What is the Young's Modulus of Silicon?". "Around" is no part of the value.
+    question = ask(
+        "In the paper on a sensor built from a current reference, what Young's modulus do "
+        "the authors assume for silicon in the [110] crystal direction?"
+    )
+    entry = {"page": 10, "section": "References", "citation_id": "23"}
+    evidence = [
+        EvidenceItem(
+            "p1",
+            "citation_context",
+            entry,
+            0.9,
+            text="[23] M. A. Hopcroft, W. D. Nix, What is the Young's Modulus of Silicon?",
+        ),
+        EvidenceItem(
+            "p1",
+            "text_span",
+            {"page": 2},
+            0.7,
+            text="where E is the Young's modulus of around 165 GPa for silicon in the [110] "
+            "crystal direction [23] and is the applied strain.",
+        ),
+    ]
+    data = SynthesisInput(question, Plan(), ["p1"], {"p1": context()}, {}, evidence)
+    assert answer_span(question, data) == "165 GPa"
+    # Asked about the reference, the entry is read.
+    cited = ask("Who wrote the work the paper cites for the modulus of silicon?")
+    data = SynthesisInput(cited, Plan(), ["p1"], {"p1": context()}, {}, evidence)
+    assert "Hopcroft" in (answer_span(cited, data) or "")
+
+
 def test_options_equally_absent_are_told_apart_by_the_numbers_the_evidence_prints() -> None:
     from littrace.read.records import SynthesisInput as Input
     from littrace.read.synthesize import synthesize as answer

@@ -496,6 +496,34 @@ def test_rows_of_several_papers_tables_are_put_together_each_where_it_was_read()
         },
     ]
     assert how.startswith("pa: Table 1 projected") and {f.paper_id for f in grounds} == {"pa", "pb"}
+    # Keyed by paper first ("Paper | Dataset"), the rows are still each paper's table's, the
+    # paper key where each was read, whatever a column of papers counts ("# papers").
+    counted = _paper(
+        "pa",
+        "LongEval: Guidelines for Human Evaluation of Faithfulness",
+        "EACL",
+        2023,
+        (
+            ("Dataset", "# papers", "Source words", "Summary words"),
+            ("BillSum", "19", "1284", "174"),
+            ("arXiv", "55", "6030", "273"),
+        ),
+    )
+    by_paper = table_question(
+        "Both papers report average source and summary lengths for BillSum. For each paper, "
+        "what source words and summary words does it give?",
+        [
+            TableColumn(name="Paper", type="string", is_row_key=True),
+            TableColumn(name="Dataset", type="string", is_row_key=True),
+            *schema[2:],
+        ],
+    )
+    data = SynthesisInput(by_paper, plan, ["pa", "pb"], {"pa": counted, "pb": compared}, {}, [])
+    rows, *_ = table_rows(data)
+    assert [(row["Paper"], row["Dataset"], row["Source words"]) for row in rows] == [
+        ("EACL 2023", "BillSum", 1284),
+        ("arXiv 2022", "BillSum", 1804.1),
+    ]
 
 
 def test_a_column_name_with_digits_points_at_the_paper_whose_title_prints_it() -> None:

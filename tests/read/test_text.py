@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from littrace.read.text import asking_clause, asking_sentence, contains_phrase, sentences, terms
+from littrace.read.text import (
+    asking_clause,
+    asking_sentence,
+    contains_phrase,
+    positive_forms,
+    sentences,
+    terms,
+)
 
 
 def test_the_asking_clause_is_the_one_its_question_word_opens() -> None:
@@ -64,3 +71,14 @@ def test_a_subscript_typed_the_tex_way_is_the_subscript_the_pdf_prints() -> None
     assert terms("E_0 of x_i") == terms("E₀ of xᵢ")
     # Names joined by an underscore are no symbol with a subscript.
     assert terms("max_len a_b_c") == terms("max len a b c")
+
+
+def test_a_plural_of_a_word_in_ing_meets_its_singular() -> None:
+    assert terms("edge embeddings settings") == terms("edge embedding setting")
+
+
+def test_a_comparative_meets_the_positive_form_a_caption_prints() -> None:
+    printed = set(terms("Adapting GPT2 Large and GPT2 Medium; a big model"))
+    assert positive_forms(terms("the larger, bigger GPT2 model"), printed) == {"larg", "big"}
+    # Words of their own in -er, and comparatives whose positive is not printed, are none.
+    assert positive_forms(terms("the paper with a smaller model"), printed) == set()

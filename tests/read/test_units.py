@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from littrace.corpus.convert import convert_pdf
 from littrace.read.abbreviations import Glossary
 from littrace.read.units import (
@@ -553,11 +555,13 @@ def test_a_label_holding_a_short_form_the_paper_defines_is_named_in_either_form(
 
     top = max(cells, key=lambda c: align(wanted, c, glossary=glossary).score)
     assert top.text == "0.76"
-    assert align(wanted, top, glossary=glossary).column_score == 1.0
+    # Fully named (at the weight of a header naming one of the question's terms).
+    named = align(wanted, top, glossary=glossary).column_score
+    assert named == pytest.approx(0.9)
     assert align(wanted, top).column_score == 0.0
     # Named by its short form, the label still is.
     short = asked_terms("What R-κ does SQuALITY reach?")
-    assert align(short, top, glossary=glossary).column_score == 1.0
+    assert align(short, top, glossary=glossary).column_score >= named
 
 
 def test_the_real_rapt_table_tells_its_four_datasets_apart() -> None:
@@ -654,7 +658,10 @@ def test_a_table_of_statistics_without_headers_is_all_body_under_its_caption() -
         (("Papers w/ DOIs",), 52.2),
         (("Papers w/ Pubmed IDs",), 21.5),
     ]
-    assert {c.column_path for c in cells} == {(caption,)}
+    # The caption's title stands for the column, not its remarks.
+    long_caption = f"{caption} We note that categories are not mutually exclusive."
+    cells = table_cells(grid, long_caption)
+    assert {c.column_path for c in cells} == {("Statistics on paper provenance.",)}
     wanted = asked_terms("How many of the corpus papers have PubMed IDs, per its provenance table?")
     assert max(cells, key=lambda c: align(wanted, c).score).text == "21.5M (26.5%)"
     # A header that holds a digit is still a header.
@@ -670,6 +677,14 @@ def test_a_label_printed_as_an_initialism_is_named_by_its_words() -> None:
     assert label_share("Bio", wanted) == 0.0
     # The mark the initials are kept under is no word a label's stem meets.
     assert label_share("Initial", wanted) == 0.0
+
+
+def test_an_initialism_may_keep_the_words_between_its_words() -> None:
+    wanted = asked_terms("On which datasets does the prior state of the art win?")
+    assert label_share("SOTA", wanted) == 1.0
+    # Not where its letters come from a name ("score of the ACL"), nor from stop words alone.
+    assert label_share("SOTA", asked_terms("the mean score of the ACL 2020 model")) == 0.0
+    assert label_share("OTA", wanted) == 0.0
 
 
 def test_a_name_in_capitals_running_a_word_into_initials_is_named_by_those_words() -> None:
@@ -921,6 +936,40 @@ def test_of_two_rows_named_alike_the_one_naming_more_of_the_question_aligns_bett
     wanted = question_terms("How many parameters does the NC-RAPT variant have on GPT2 Large?")
     best = max(table_cells(grid), key=lambda c: align(wanted, c).score)
     assert best.text == "1,853,440"
+
+
+def test_of_two_columns_named_alike_the_one_naming_more_of_the_question_aligns_better() -> None:
+    # dev6 v1_10: BGE M3's MKQA table prints "Dense" beside "Dense+Sparse".
+    grid = (("", "Dense", "Sparse", "Dense+Sparse"), ("he", "63.4", "24.5", "63.5"))
+    wanted = question_terms("What does the model's Dense+Sparse combination get for he?")
+    best = max(table_cells(grid), key=lambda c: align(wanted, c).score)
+    assert best.text == "63.5"
+
+
+def test_settings_listed_in_one_header_are_read_one_cell_each() -> None:
+    # InternVL Table 23 (cvpr2024_14238): one column for three tuning settings.
+    grid = (
+        ("config", "linear probing / head tuning / full tuning"),
+        ("peak learning rate", "4e-5"),
+        ("drop path rate", "0.0 / 0.0 / 0.4"),
+    )
+    cells = {(c.row_path[-1], c.column_path[-1]): c.text for c in table_cells(grid)}
+    assert cells[("drop path rate", "full tuning")] == "0.4"
+    assert cells[("drop path rate", "head tuning")] == "0.0"
+    # A value printed once holds for every setting listed.
+    assert cells[("peak learning rate", "linear probing")] == "4e-5"
+    # A header with a slash over single values lists no settings.
+    plain = (("Model", "P / R"), ("A", "0.5"), ("B", "0.7"))
+    assert {c.column_path for c in table_cells(plain)} == {("P / R",)}
+
+
+def test_a_column_counting_out_of_one_total_has_the_counts_for_values() -> None:
+    # LongEval Table 9 (eacl2023_00121): papers of the 44 surveyed.
+    grid = (("Type of annotator", "# papers"), ("No details", "11 / 44"), ("Upwork", "2 / 44"))
+    assert [c.value for c in table_cells(grid)] == [11.0, 2.0]
+    # Values over different denominators are no counts of one total.
+    mixed = (("Run", "Score"), ("A", "3 / 4"), ("B", "2 / 5"))
+    assert [c.value for c in table_cells(mixed)] == [None, None]
 
 
 def test_spanning_headers_fill_their_spans_beside_a_header_printed_down_the_block() -> None:

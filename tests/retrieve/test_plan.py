@@ -183,6 +183,13 @@ def test_rows_take_lone_capitalised_words_inside_a_list_of_names() -> None:
     assert plan.rows == ["SUN RGB-D", "ARKitScenes", "Hypersim", "Objectron", "KITTI", "nuScenes"]
 
 
+def test_names_set_apart_by_a_spaced_slash_are_one_listed_row() -> None:
+    text = "For XSUM, CNN / Daily Mail, BillSum and Multi-News, what source length is reported?"
+    plan = heuristic_plan(ask(text, columns=[("Dataset", True), ("Source words", False)]))
+
+    assert plan.rows == ["XSUM", "CNN / Daily Mail", "BillSum", "Multi-News"]
+
+
 def test_a_list_of_the_schemas_value_columns_is_no_list_of_rows() -> None:
     text = (
         "What BLEU and self-BLEU do the RAPT model and each of its novelty-conditioned "

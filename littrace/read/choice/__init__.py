@@ -41,8 +41,11 @@ option's number appearing in the located table proves nothing. Instead:
   among the papers' sentences (IDF), so that words describing the paper as a whole decide
   nothing; only its best window counts, so an option printed everywhere gains nothing from
   being printed often, nor from a sentence printing it as the contrast of what it says ("a
-  fifth grade reading level rather than second grade"); an option making several claims is
-  supported claim by claim (:mod:`~littrace.read.choice.claims`); options that are numbers in distinct rows of one
+  fifth grade reading level rather than second grade"); a footnote is read with the sentence
+  marking it (:mod:`littrace.read.footnotes`: "⁴For LED training, we use 3e-5"); an option
+  making several claims ("(i) GloVe; (ii) Skip-gram", one name per work "A / B" in the order
+  the question names the works) is supported claim by claim, each where it is printed
+  (:mod:`~littrace.read.choice.claims`); options that are numbers in distinct rows of one
   table are told apart by the sentence naming one of those rows with the question's words
   ("we ultimately chose variant 3 as the final ...", :func:`row_sentence_choice`); and a
   count is read where a sentence counts the asked noun ("100 LATEX parses",

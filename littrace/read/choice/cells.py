@@ -29,9 +29,10 @@ from littrace.read.choice.units import (
     winner,
 )
 from littrace.read.extremes import asked_gap, extreme_word, wants_lower
+from littrace.read.projection import caption_excluded, printed_label
 from littrace.read.records import SynthesisInput
 from littrace.read.tables import subject_name
-from littrace.read.text import asking_clause, asking_sentence, contains_phrase, terms
+from littrace.read.text import asking_clause, asking_sentence, contains_phrase, norm, terms
 from littrace.read.units import (
     Alignment,
     TableCell,
@@ -233,6 +234,16 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
             if found is None:
                 continue
             line_score, line, values = found
+            # Rows the caption leaves out of its comparison ("excluding Copy and Ground
+            # Truth") are no best.
+            excluded = caption_excluded(table.obj.caption)
+            values = {
+                lab: cell
+                for lab, cell in values.items()
+                if across or norm(printed_label(cell.row_path[-1])) not in excluded
+            }
+            if not values:
+                continue
             lower = wants_lower(word, text, table.obj.caption, " ".join(line))
             pick = min if lower else max
             label = pick(values, key=lambda lab: values[lab].value or 0.0)

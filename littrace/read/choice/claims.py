@@ -67,9 +67,9 @@ def _claim_papers(
             first = MARKER.search(question)
             stem = question[: first.start()] if first else ""
             return about, f"{stem} {segment}"
-    if placed is not None and not terms(without_numbers(claim.text)):
-        # Bare values, one per work, follow the order the question names the works in
-        # ("the ICLR 2024 paper ... and the 2025 paper ...": "8,192 / 16,384").
+    if placed is not None and (claim.per_work or not terms(without_numbers(claim.text))):
+        # Bare values, or things listed one per work, follow the order the question names
+        # the works in ("the ICLR 2024 paper ... and the 2025 paper ...": "8,192 / 16,384").
         return [c.paper_id for c in contexts if work_of(c.paper) == placed], question
     held = {paper_id: set(terms(view)) for paper_id, view in views.items()}
     shared = set.intersection(*held.values()) if held else set()
@@ -170,8 +170,7 @@ def claim_support(
                         share = share or UNCOUNTED_WEIGHT
                 elif (
                     word_total <= 0
-                    or sum(w for t, w in word_weight.items() if t in window.own | window.around)
-                    < 0.5 * word_total
+                    or sum(w for t, w in word_weight.items() if t in window.own) < 0.5 * word_total
                 ):
                     continue
                 score = share * window_score(window, weight_in[window.paper_id]) / total

@@ -70,6 +70,8 @@ COORDINATING = frozenset({"and", "or", "but", "while", "whereas"})
 _COUNT = re.compile(r"\d+(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?|[KMB])?")
 # How far after its number a counted word may be printed ("3 APIs", "3 distinct APIs").
 _COUNT_REACH = 3
+# Words linking a noun before a number to it ("is set to", "of", "equals").
+_LINKING = frozenset({"is", "are", "was", "were", "be", "set", "to", "of", "equals", "="})
 
 
 def counts_in(text: str) -> list[tuple[str, str]]:
@@ -106,7 +108,10 @@ def count_share(sentence: str, count: str, counted: Sequence[str]) -> float:
         ):
             start += 3
         after = words[start : start + _COUNT_REACH]
-        before = _clause_end(words[max(0, i - _COUNT_REACH) : i])
+        # "The dimension of edge embeddings is set to 30": linking words between the noun
+        # and its number are no distance.
+        prior = [w for w in words[:i] if w.lower() not in _LINKING]
+        before = _clause_end(prior[-_COUNT_REACH:])
         # A number with a word of its own after it counts that word ("our method has 3
         # advantages"), not the noun before it ("author nodes number 12M in total").
         spans = [(after, 0)] if after and terms(after[0]) else [(after, 0), (before[::-1], 1)]
@@ -117,7 +122,7 @@ def count_share(sentence: str, count: str, counted: Sequence[str]) -> float:
                     shown = (
                         span[: k + 1]
                         if not reach
-                        else words[max(0, i - k - 1 - len(modifiers)) : i]
+                        else prior[max(0, len(prior) - k - 1 - len(modifiers)) :]
                     )
                     held = {t for w in shown for t in terms(w)}
                     best = max(best, 1.0 if set(modifiers) <= held else MODIFIED_WEIGHT)

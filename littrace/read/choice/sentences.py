@@ -27,8 +27,9 @@ from littrace.read.choice.counts import (
     states,
 )
 from littrace.read.choice.units import Choice, contenders, prints_option, table_units, winner
+from littrace.read.footnotes import PARAGRAPH_BREAK, footnotes
 from littrace.read.records import Fact, SynthesisInput
-from littrace.read.text import contains_phrase, norm, sentences, terms
+from littrace.read.text import contains_phrase, norm, sentences, stem, terms
 from littrace.read.units import blends, without_contrast
 
 # Chunk kinds whose sentences are prose a question can be aligned with.
@@ -39,7 +40,6 @@ _NEIGHBOUR_WEIGHT = 0.5
 _SENTENCE_MARGIN = 0.15
 # A question word the paper's title or abstract says counts this much in a sentence window.
 _DESCRIBING_WEIGHT = 0.5
-_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 # A paragraph's heading printed at its start, a few words closed by a full stop, before a
 # sentence: "Authors.", "Entity mentions." (not "Fig. 3", not a full sentence).
 _RUN_IN_HEADING = re.compile(r"([A-Z][A-Za-z-]{3,}(?: [A-Za-z-]+){0,2})\.\s+(?=[A-Z])")
@@ -54,6 +54,8 @@ class Window:
     around: frozenset[str]
 
 
+# A hyphenated name: words joined by hyphens, one of them capitalised ("Sentence-BERT").
+_HYPHENATED_NAME = re.compile(r"\b(?=[\w-]*[A-Z])\w+(?:-\w+)+\b")
 # A sentence opening with a pronoun or demonstrative that refers to the sentence before.
 _POINTING_BACK = re.compile(r"^(?:these|this|those|such|it|they)\b", re.IGNORECASE)
 
@@ -67,23 +69,39 @@ def sentence_windows(data: SynthesisInput) -> list[Window]:
     "scientific vocabulary")."""
     said = terms(data.question.question)
     blended = {name: pair for name, pair in blends(said).items() if name not in said}
+    # A hyphenated name the question prints (capitals in it: a name, not a description such
+    # as "scientific-domain") is named by its words printed apart ("Sentence BERT" for
+    # "Sentence-BERT").
+    spaced = {
+        f" {' '.join(stem(part) for part in term.split('-'))} ": term
+        for name in _HYPHENATED_NAME.findall(data.question.question)
+        for term in terms(name)
+        if "-" in term.strip("-")
+    }
 
     def named(text: str) -> frozenset[str]:
         own = terms(text)
-        return frozenset(own).union(*(blended[term] for term in own if term in blended))
+        joined = f" {' '.join(own)} "
+        apart = {term for words, term in spaced.items() if words in joined}
+        return frozenset(own).union(apart, *(blended[term] for term in own if term in blended))
 
     windows = []
     for paper_id in data.papers:
         context = data.contexts.get(paper_id)
         if context is None:
             continue
+        # A footnote says what the sentence marking it says: "⁴For LED training, we use 3e-5".
+        noted = {(note.chunk_id, note.mark + note.text): note for note in footnotes(context.chunks)}
         for chunk in context.chunks:
             if chunk.type not in _PROSE:
                 continue
             for paragraph in _paragraphs(chunk.text):
-                parts = sentences(paragraph)
+                note = noted.get((chunk.chunk_id, paragraph.strip()))
+                parts = sentences(note.text if note else paragraph)
                 heading = _RUN_IN_HEADING.match(paragraph)
                 topic = frozenset(terms(heading.group(1))) if heading else frozenset()
+                if note:
+                    topic = topic | named(note.anchor)
                 held = [named(part) | topic for part in parts]
                 # A sentence whose subject points back ("These experiments were carried out
                 # on 24 GPUs") says what the one before it names.
@@ -99,12 +117,13 @@ def sentence_windows(data: SynthesisInput) -> list[Window]:
 # A paragraph break the extractor put inside a sentence: the text before it ends without a
 # sentence's end, the text after it starts as no sentence does ("an effective batch size
 # of" | "32. Each training epoch ...").
-_BROKEN_SENTENCE = re.compile(r"(?<=[a-z,])\s*\n\s*\n\s*(?=[a-z0-9])")
+# A footnote opening with its mark ("4For LED ...") is no such continuation.
+_BROKEN_SENTENCE = re.compile(r"(?<=[a-z,])\s*\n\s*\n\s*(?=[a-z0-9])(?!\d{1,2}[A-Z][a-z])")
 
 
 def _paragraphs(text: str) -> list[str]:
     """The paragraphs of a chunk's text, a sentence broken over two of them mended."""
-    return _PARAGRAPH_BREAK.split(_BROKEN_SENTENCE.sub(" ", text))
+    return PARAGRAPH_BREAK.split(_BROKEN_SENTENCE.sub(" ", text))
 
 
 def rarity(asked: Iterable[str], units: Sequence[Container[str]]) -> dict[str, float]:

@@ -117,8 +117,11 @@ def align(
     # averaged").
     named = named_terms(cell.row_path[-1], wanted) if cell.row_path else 0
     specific = 1.0 - _UNSPECIFIC / max(1, named)
+    # So too of two columns ("Dense+Sparse" over "Dense" for "its Dense+Sparse combination").
+    headed = named_terms(cell.column_path[-1], wanted) if cell.column_path else 0
     return Alignment(
         cell,
         (row_score(cell.row_path, wanted, extra, glossary) + _KEY_WEIGHT * keys) * specific,
-        path_score(cell.column_path, wanted, extra, glossary),
+        path_score(cell.column_path, wanted, extra, glossary)
+        * (1.0 - _UNSPECIFIC / max(1, headed)),
     )

@@ -9,6 +9,7 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
+from littrace.corpus.captions import caption_title
 from littrace.numbers import parse_value
 from littrace.read.text import norm
 from littrace.read.units.grid import (
@@ -251,7 +252,65 @@ def _read_cells(
     for offset, part in side_by_side(grid):
         found = _table_cells(part, caption, not flipped)
         cells += [replace(c, column=c.column + offset) for c in found]
-    return tuple(cells)
+    # A header listing settings is one where some cell lists as many values.
+    listing = {
+        (cell.column, cell.column_path)
+        for cell in cells
+        if cell.column_path
+        and 1 < len(_LISTED.split(cell.column_path[-1])) == len(_LISTED.split(cell.text))
+    }
+    read = [
+        part
+        for cell in cells
+        for part in (_per_setting(cell) if (cell.column, cell.column_path) in listing else [cell])
+    ]
+    return tuple(_counts_of_a_total(read))
+
+
+# A count out of a total: "11 / 44".
+_OUT_OF = re.compile(r"^\s*(\d[\d,]*(?:\.\d+)?)\s*/\s*(\d[\d,]*(?:\.\d+)?)\s*$")
+
+
+def _counts_of_a_total(cells: list[TableCell]) -> list[TableCell]:
+    """A column whose every cell counts out of one total ("11 / 44", "5 / 44": papers of the
+    44 surveyed) has the counts for values."""
+    columns: dict[tuple[int, tuple[str, ...]], list[re.Match[str] | None]] = {}
+    for cell in cells:
+        columns.setdefault((cell.column, cell.column_path), []).append(_OUT_OF.match(cell.text))
+    counted = {
+        column
+        for column, found in columns.items()
+        if len(found) > 1 and all(found) and len({m.group(2) for m in found if m}) == 1
+    }
+    return [
+        replace(cell, value=parse_value(cell.text.split("/")[0]))
+        if (cell.column, cell.column_path) in counted
+        else cell
+        for cell in cells
+    ]
+
+
+# Settings listed in one header, and their values in one cell: "linear probing / head
+# tuning / full tuning" over "0.0 / 0.0 / 0.4".
+_LISTED = re.compile(r"\s+/\s+")
+
+
+def _per_setting(cell: TableCell) -> list[TableCell]:
+    """A cell under a header listing settings ("linear probing / head tuning / full tuning")
+    read as one cell per setting: its values in the order listed ("0.0 / 0.0 / 0.4"), or its
+    one value shared by all ("4e-5")."""
+    settings = _LISTED.split(cell.column_path[-1])
+    texts = _LISTED.split(cell.text)
+    if len(texts) not in (1, len(settings)):
+        return [cell]
+    if len(texts) == 1:
+        texts = texts * len(settings)
+    return [
+        replace(
+            cell, column_path=(*cell.column_path[:-1], setting), text=text, value=parse_value(text)
+        )
+        for setting, text in zip(settings, texts, strict=True)
+    ]
 
 
 def stacked(grid: Grid) -> list[Grid]:
@@ -334,8 +393,9 @@ def _table_cells(
     whole block. A check or cross in a label column reads as its column's header (or
     "without" it), under the group label printed among those marks. A row adding to the one
     above it ("+ SimPO Shortest" under "QFFT (Ours)") has that row's label outside its own.
-    A table without header rows (statistics, "Total papers | 81.1M") has its ``caption`` as
-    every column's path.
+    A table without header rows (statistics, "Total papers | 81.1M") has its ``caption``'s
+    title (:func:`~littrace.corpus.captions.caption_title`: "Statistics on paper
+    provenance.") as every column's path.
     """
     if len(grid) < 2 or grid_width(grid) < 2:
         return ()
@@ -348,7 +408,7 @@ def _table_cells(
     header_grid: Grid = [list(grid[k]) for k in top]
     column_paths = header_paths(grid, header_grid, body, labels, width)
     if not headers and caption:
-        column_paths = [(caption,)] * width
+        column_paths = [(caption_title(caption) or caption,)] * width
     titles = _section_titles(grid, headers, labels, width)
     with_values = [
         i

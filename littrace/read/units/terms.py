@@ -109,6 +109,18 @@ def _tokens(text: str) -> set[str]:
         for n in (2, 3, 4)
         for i in range(len(content) - n + 1)
     )
+    # Some initialisms keep the words between ("SOTA" for "state of the art"); they spell
+    # out words, not names ("score of the ACL" is no SOTA).
+    spelled = [w.lower() if not w.isupper() else "" for w in re.findall(r"[A-Za-z]+", text)]
+    found.update(
+        INITIALS_MARK + "".join(w[0] for w in run)
+        for n in (3, 4, 5)
+        for i in range(len(spelled) - n + 1)
+        if all(run := spelled[i : i + n])
+        and run[0] not in STOPWORDS
+        and run[-1] not in STOPWORDS
+        and any(w in STOPWORDS for w in run[1:-1])
+    )
     # An ordinal names the number a label prints ("the second dataset": "...Consumption2").
     found.update(str(_ORDINALS.index(w) + 1) for w in words if w in _ORDINALS)
     # A number standing alone, not the part of a name ("8 frames", not "top-1").
