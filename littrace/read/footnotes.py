@@ -10,14 +10,14 @@ Example:
     >>> from littrace.corpus.document import Chunk
     >>> body = Chunk("p#1", "p", "body", 7, "The models use a learning rate of 5e-5.4 We use "
     ...              "beam search.\\n\\n4For LED training, we use 3e-5.")
-    >>> [(f.mark, f.text, f.anchor) for f in footnotes([body])]
+    >>> [(f.mark, f.text, f.anchor) for f in footnotes((body,))]
     [('4', 'For LED training, we use 3e-5.', 'The models use a learning rate of 5e-5.4 We use beam search.')]
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from littrace.corpus.document import Chunk
@@ -47,21 +47,21 @@ class Footnote:
     anchor_chunk: str
 
 
-def footnotes(chunks: Sequence[Chunk]) -> list[Footnote]:
+@functools.lru_cache(maxsize=256)
+def footnotes(chunks: tuple[Chunk, ...]) -> tuple[Footnote, ...]:
     """The footnotes among one paper's ``chunks`` each tied to the one sentence printing its
     mark on its page or the page before; a footnote no sentence (or more than one) marks is
-    left out, as is a paragraph that merely opens with a number."""
-    prose = [chunk for chunk in chunks if chunk.type in _PROSE]
-    notes = [
-        (chunk, found.group(1), paragraph.strip()[found.end() :])
-        for chunk in prose
-        for paragraph in PARAGRAPH_BREAK.split(chunk.text)
-        if (found := _FOOTNOTE.match(paragraph.strip()))
-    ]
+    left out, as is a paragraph that merely opens with a number. Read once per paper: every
+    sentence reader of a question asks for them."""
+    notes: list[tuple[Chunk, str, str]] = []
     marked: dict[tuple[int, str], list[tuple[str, str]]] = {}
-    for chunk in prose:
+    for chunk in chunks:
+        if chunk.type not in _PROSE:
+            continue
         for paragraph in PARAGRAPH_BREAK.split(chunk.text):
-            if _FOOTNOTE.match(paragraph.strip()):
+            found = _FOOTNOTE.match(paragraph.strip())
+            if found:
+                notes.append((chunk, found.group(1), paragraph.strip()[found.end() :]))
                 continue
             for sentence in sentences(paragraph):
                 for mark in _MARK.findall(sentence):
@@ -72,4 +72,4 @@ def footnotes(chunks: Sequence[Chunk]) -> list[Footnote]:
         if len(anchors) == 1:
             anchor, anchor_chunk = anchors[0]
             tied.append(Footnote(mark, text, chunk.chunk_id, anchor, anchor_chunk))
-    return tied
+    return tuple(tied)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from littrace.numbers import printed_numbers, spelled_as_digits
-from littrace.read.text import terms
+from littrace.read.text import SPACED_SLASH, terms
 from littrace.read.units import CITATION
 from littrace.read.views import ENUMERATION_ITEM
 
@@ -27,9 +27,6 @@ _CLAIM_END = re.compile(rf";\s*|\s*(?={ENUMERATION_ITEM}\s)")
 _CONSEQUENCE = re.compile(r",?\s+(?:so|hence|thus|therefore)\s+")
 # Two values of one quantity joined: "A uses 1e-5 and B uses 5 × 10−5".
 _CONJUNCTION = re.compile(r",?\s+(?:and|while|whereas|but)\s+")
-# Things set apart by a spaced slash, one per work in the order the question names the works:
-# "8,192 / 16,384", "bert-base-wikipedia-sections-mean-tokens / paraphrase-mpnet-base-v2".
-_PER_WORK = re.compile(r"\s+/\s+")
 # Two claims listed with a comma, each led by its count: "one in the extractor, two in the
 # detector".
 _COUNTS_LISTED = re.compile(r"^\d[^,]*,\s+\d[^,]*$")
@@ -54,7 +51,9 @@ def option_claims(text: str) -> list[Claim]:
         body = _CONSEQUENCE.split(body, maxsplit=1)[0]
         # "A uses 1e-5 and B uses 5 × 10−5": two claims, each with its value.
         halves = _CONJUNCTION.split(body, maxsplit=1)
-        listed = _PER_WORK.split(body)
+        # One per work in the order the question names the works: "8,192 / 16,384",
+        # "bert-base-wikipedia-sections-mean-tokens / paraphrase-mpnet-base-v2".
+        listed = SPACED_SLASH.split(body)
         if _COUNTS_LISTED.match(spelled_as_digits(body)):
             said = body.split(",", 1)
         elif len(listed) > 1:

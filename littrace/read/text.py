@@ -112,13 +112,16 @@ STOPWORDS = frozenset(
 )
 
 # Prefixes that are no words of their own, written with a hyphen or without.
+# Things listed apart by a spaced slash: settings in one header ("linear probing / head
+# tuning"), values one per work ("8,192 / 16,384").
+SPACED_SLASH = re.compile(r"\s+/\s+")
 _BOUND_PREFIXES = frozenset({"pre", "post", "re", "non", "co", "multi", "sub", "semi", "un"})
 
 
 def stem(token: str) -> str:
-    """A light suffix strip so that "trained", "training", "trainings" and "trains" meet, after a bound
-    prefix's hyphen is dropped ("pre-trained" meets "pretrained"); a word's final e goes
-    too, so that "curate" meets "curated" and "table" meets "tables"."""
+    """A light suffix strip so that "trained", "training", "trainings" and "trains" meet,
+    after a bound prefix's hyphen is dropped ("pre-trained" meets "pretrained"); a word's
+    final e goes too, so that "curate" meets "curated" and "table" meets "tables"."""
     head, _, rest = token.partition("-")
     if head in _BOUND_PREFIXES and rest.isalpha():
         token = head + rest

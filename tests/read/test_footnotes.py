@@ -25,9 +25,9 @@ def test_a_footnote_is_tied_to_the_one_sentence_printing_its_mark() -> None:
     assert note.text.startswith("For LED training") and note.anchor.endswith("beam search.")
     # A footnote no sentence marks, or two sentences mark, is tied to none; nor is a
     # paragraph opening with a number a footnote unless a mark points at it.
-    assert footnotes(_prose_paper("The models are trained for 6 epochs.", NOTE).chunks) == []
+    assert footnotes(_prose_paper("The models are trained for 6 epochs.", NOTE).chunks) == ()
     twice = _prose_paper(SETUP, "Scores are averaged.4 Others follow.", NOTE)
-    assert footnotes(twice.chunks) == []
+    assert footnotes(twice.chunks) == ()
 
 
 def test_a_footnote_says_what_the_sentence_marking_it_says() -> None:

@@ -229,14 +229,14 @@ def extreme_choice(question: Question, tables: list[TableUnits]) -> Choice | Non
         }
         asked = own_named(wanted, subject_terms(subject, text), text)
         asked_focus = own_named(focus, subject_terms(subject, asking), asking)
+        # Rows the caption leaves out of its comparison ("excluding Copy and Ground Truth")
+        # are no best.
+        excluded = caption_excluded(table.obj.caption)
         for across in (False, True):
             found = _extreme_line(table, asked, asked_focus, naming, printed, across, word)
             if found is None:
                 continue
             line_score, line, values = found
-            # Rows the caption leaves out of its comparison ("excluding Copy and Ground
-            # Truth") are no best.
-            excluded = caption_excluded(table.obj.caption)
             values = {
                 lab: cell
                 for lab, cell in values.items()

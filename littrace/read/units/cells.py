@@ -11,7 +11,7 @@ from itertools import pairwise
 
 from littrace.corpus.captions import caption_title
 from littrace.numbers import parse_value
-from littrace.read.text import norm
+from littrace.read.text import SPACED_SLASH, norm
 from littrace.read.units.grid import (
     CHECK,
     CROSS,
@@ -257,7 +257,7 @@ def _read_cells(
         (cell.column, cell.column_path)
         for cell in cells
         if cell.column_path
-        and 1 < len(_LISTED.split(cell.column_path[-1])) == len(_LISTED.split(cell.text))
+        and 1 < len(SPACED_SLASH.split(cell.column_path[-1])) == len(SPACED_SLASH.split(cell.text))
     }
     read = [
         part
@@ -290,17 +290,12 @@ def _counts_of_a_total(cells: list[TableCell]) -> list[TableCell]:
     ]
 
 
-# Settings listed in one header, and their values in one cell: "linear probing / head
-# tuning / full tuning" over "0.0 / 0.0 / 0.4".
-_LISTED = re.compile(r"\s+/\s+")
-
-
 def _per_setting(cell: TableCell) -> list[TableCell]:
     """A cell under a header listing settings ("linear probing / head tuning / full tuning")
     read as one cell per setting: its values in the order listed ("0.0 / 0.0 / 0.4"), or its
     one value shared by all ("4e-5")."""
-    settings = _LISTED.split(cell.column_path[-1])
-    texts = _LISTED.split(cell.text)
+    settings = SPACED_SLASH.split(cell.column_path[-1])
+    texts = SPACED_SLASH.split(cell.text)
     if len(texts) not in (1, len(settings)):
         return [cell]
     if len(texts) == 1:
