@@ -68,12 +68,38 @@ class Bound:
         return _OPERATORS[self.operator](value, self.value)
 
 
+# A share said as a fraction bounds a percentage: "at least half of their papers".
+_FRACTION = re.compile(r"\b(?P<fraction>half|a third|a quarter)(?=\s+of\b)", re.I)
+_PERCENT_OF = {"half": "50%", "a third": "33.3%", "a quarter": "25%"}
+# "Beats X by more than 1.5 points": the number is a margin of a comparison, no bound.
+_MARGIN_BEFORE = re.compile(r"\bby\s*$", re.I)
+
+
+def _is_margin(before: str) -> bool:
+    """Whether a number after ``before`` is what one value exceeds another by, the clause
+    comparing two ("beat X by more than 1.5"), not a bound ("used by at least 50 papers")."""
+    clause = _CLAUSE_BREAK.split(before)[-1]
+    return bool(_MARGIN_BEFORE.search(clause)) and _COMPARATIVE.search(clause) is not None
+
+
 def bound_of(text: str) -> Bound | None:
     """The first bound ``text`` states ("at least 50 papers", "10 or more", "more than five
-    classes"), if any."""
-    text = spelled_as_digits(text)
+    classes", "at least half of them" as 50%), if any; a comparison's margin ("beats it by
+    more than 1.5 points") is none.
+
+    Example:
+        >>> bound = bound_of("Who saved at least half of their papers via search?")
+        >>> bound.operator, bound.value, bound.bounded
+        ('>=', 50.0, '% of their papers via')
+        >>> bound_of("Where does E5 beat 'All' by more than 1.5 points?") is None
+        True
+    """
+    text = _FRACTION.sub(lambda m: _PERCENT_OF[m["fraction"].lower()], spelled_as_digits(text))
     found = [
-        (match.start(), op, match) for op, pattern in _BOUNDS if (match := pattern.search(text))
+        (match.start(), op, match)
+        for op, pattern in _BOUNDS
+        for match in pattern.finditer(text)
+        if not _is_margin(text[: match.start()])
     ]
     if not found:
         return None
@@ -89,13 +115,22 @@ def bound_of(text: str) -> Bound | None:
 # is the lower value where lower is better (an error, a distance).
 _COMPARATIVE = re.compile(
     r"\b(?:(?P<higher>higher|greater|larger|more)|(?P<lower>lower|smaller|less|fewer)"
-    r"|(?P<better>better)|(?P<worse>worse))\b(?:\s+[\w@.+-]+){0,3}?\s+than\b"
+    r"|(?P<better>better)|(?P<worse>worse)|(?P<faster>faster|quicker)|(?P<slower>slower))\b"
+    r"(?:\s+[\w@.+-]+){0,3}?\s+than\b"
     r"|\b(?P<beats>beats?|outperforms?|exceeds?|surpass(?:es)?|tops?)\b"
     r"|\b(?P<trails>trails?|underperforms?|falls?\s+behind)\b"
     r"|\b(?P<above>above)\b|\b(?P<below>below)\b",
     re.I,
 )
 _CLAUSE_END = re.compile(r"[?;!]|\.(?:\s|$)")
+# The margin a comparison asks for: "beats it by more than 1.5 points", "by at least 2".
+_MARGIN = re.compile(
+    r"\s+by\s+(?:(?P<strict>more than|over)|(?P<least>at least))\s+(?P<number>\d+(?:\.\d+)?)"
+    r"(?:\s*(?:%|pp\b|(?:percentage\s+)?points?\b))?",
+    re.I,
+)
+# A measure of speed, where faster is more: "Throughput", "tokens/s", "FPS".
+_SPEED = re.compile(r"/\s*s\b|per second|\bthroughput\b|\bspeed\b|\bfps\b|\bqps\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -107,18 +142,29 @@ class Comparison:
     left: str
     right: str
     relation: str
+    margin: float = 0.0
+    strict: bool = True
 
-    def holds(self, left: float, right: float, lower_better: bool = False) -> bool:
-        """Whether ``left`` stands in the relation to ``right`` (merit read as the lower
-        value where ``lower_better``)."""
+    def holds(
+        self, left: float, right: float, lower_better: bool = False, measures: str = ""
+    ) -> bool:
+        """Whether ``left`` stands in the relation to ``right``, by more than the margin
+        (merit read as the lower value where ``lower_better``; speed as the lower time unless
+        what the values ``measures`` is a speed: "tokens/s")."""
         relation = self.relation
+        if relation in ("faster", "slower"):
+            relation = (
+                "better" if (relation == "faster") == bool(_SPEED.search(measures)) else "worse"
+            )
+            lower_better = False
         if relation in ("better", "worse"):
             relation = (
                 ("lower" if relation == "better" else "higher")
                 if lower_better
                 else ("higher" if relation == "better" else "lower")
             )
-        return left > right if relation == "higher" else left < right
+        gap = left - right if relation == "higher" else right - left
+        return gap > self.margin if self.strict else gap >= self.margin
 
 
 def comparison_of(sentence: str) -> Comparison | None:
@@ -143,5 +189,14 @@ def comparison_of(sentence: str) -> Comparison | None:
             relation, relation
         )
         start = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
-        return Comparison(start.strip(), right.strip(), relation)
+        margin = _MARGIN.search(right)
+        if margin is None:
+            return Comparison(start.strip(), right.strip(), relation)
+        return Comparison(
+            start.strip(),
+            right[: margin.start()].strip(),
+            relation,
+            float(margin["number"]),
+            margin["least"] is None,
+        )
     return None

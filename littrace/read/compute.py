@@ -31,6 +31,7 @@ from littrace.read.choice import TableUnits, table_units
 from littrace.read.choice.counts import stated
 from littrace.read.choice.sentences import sentence_windows, window_weights
 from littrace.read.cross_paper import GENERIC
+from littrace.read.extremes import lower_is_better
 from littrace.read.records import Fact, SynthesisInput
 from littrace.read.tables import subject_name
 from littrace.read.text import asking_clause, asking_sentence, terms
@@ -41,6 +42,7 @@ from littrace.read.units import (
     key_share,
     named_share,
     own_named,
+    question_terms,
     subject_terms,
 )
 from littrace.read.views import paper_views, question_parts, work_of
@@ -104,6 +106,15 @@ _BRACKETED = re.compile(r"\[[^\[\]]{0,200}\]")
 _GLOSS = re.compile(r"(?<=[A-Z0-9])\s*\((?:the|a|an|i\.e\.)\s[^()]*\)")
 # A stated quantity scoring this much of its paper's best is the best.
 _PAPER_BEST = 0.999
+# An operand named as the best of a group: "the best of those fine-tuned variants", "the
+# strongest baseline", "the top-performing competitor".
+_BEST_OF = re.compile(
+    r"\b(?:best|strongest|top|top-performing|best-performing|highest-scoring|leading)\s+"
+    r"(?:(?:of|among)\s+(?:those|these|the|its|all(?:\s+the)?)\s+)?"
+    r"(?P<group>(?:[\w-]+\s+){0,3}?(?:baselines?|variants?|methods?|models?|systems?"
+    r"|competitors?|alternatives?|configurations?))\b",
+    re.I,
+)
 _DIFFERENCE_OPERATION = "difference"
 _RATIO_OPERATION = "ratio"
 
@@ -393,6 +404,30 @@ def _pairable(a: Operand, b: Operand) -> bool:
     return cell_a.row_path == cell_b.row_path or cell_a.column_path == cell_b.column_path
 
 
+def _best_of_group(first: Aligned, second: Aligned, question: str) -> bool:
+    """Whether, of two cells of one column, one is the best of the group the question names
+    it by ("lead the best of those fine-tuned variants": the column's rows whose labels the
+    group's words name, two or more), the best read as the lowest where lower is better.
+    True when the question names no such group."""
+    said = _BEST_OF.search(question)
+    if said is None or first.cell.column_path != second.cell.column_path:
+        return True
+    group_terms = question_terms(said["group"])
+    column = [
+        cell
+        for cell in first.table.cells
+        if cell.column_path == first.cell.column_path and cell.value is not None
+    ]
+    group = [c for c in column if named_share(c.row_path[-1], group_terms, frozenset()) > 0]
+    if len(group) < 2:
+        return True
+    caption = first.table.obj.caption
+    lower = lower_is_better(question, caption, " ".join(first.cell.column_path))
+    values = [c.value for c in group if c.value is not None]
+    best = min(values) if lower else max(values)
+    return any(cell in group and cell.value == best for cell in (first.cell, second.cell))
+
+
 def _work(table: TableUnits) -> str:
     return work_of(table.context.paper)
 
@@ -475,6 +510,8 @@ def computed_value(data: SynthesisInput, options: Sequence[str] = ()) -> Compute
                     if not _compared(a.cell, b.cell, named, subject) or not _compared(
                         b.cell, a.cell, named, subject
                     ):
+                        continue
+                    if not _best_of_group(a, b, text):
                         continue
             result = _operate(operation, first.value, second.value)
             if result is None:

@@ -101,6 +101,26 @@ def names_entity(label: str, entity: str) -> bool:
     )
 
 
+def _join_reordered(
+    joined: dict[str, tuple[str, dict[str, Any]]],
+    holders: dict[str, int],
+    words: dict[str, tuple[int, tuple[str, ...]]],
+) -> None:
+    """Joins, in place, two rows that one part each holds and that print the same words in
+    another order ("GENIA - LAS" under "DEP", "GENIA" under "DEP (LAS)"), where no other
+    row prints those words."""
+    alike: dict[tuple[str, ...], list[str]] = {}
+    for key, count in holders.items():
+        if count == 1:
+            alike.setdefault(words[key][1], []).append(key)
+    for first, *rest in alike.values():
+        if len(rest) != 1 or words[first][0] == words[rest[0]][0]:
+            continue
+        for name, value in joined.pop(rest[0])[1].items():
+            joined[first][1].setdefault(name, value)
+        holders[first] += holders.pop(rest[0])
+
+
 def join_rows(
     parts: Sequence[Sequence[tuple[str, dict[str, Any]]]],
     entities: Sequence[str],
@@ -113,7 +133,8 @@ def join_rows(
     and the keys of listed entities, whichever part holds them."""
     joined: dict[str, tuple[str, dict[str, Any]]] = {}
     holders: dict[str, int] = {}
-    for part in parts:
+    words: dict[str, tuple[int, tuple[str, ...]]] = {}
+    for index, part in enumerate(parts):
         seen: set[str] = set()
         for label, raw in part:
             entity = next((e for e in entities if names_entity(label, e)), None)
@@ -125,6 +146,10 @@ def join_rows(
             if key not in seen:
                 holders[key] = holders.get(key, 0) + 1
                 seen.add(key)
+                words.setdefault(
+                    key, (index, tuple(sorted(_KEY_CHARS.sub(" ", named.casefold()).split())))
+                )
+    _join_reordered(joined, holders, words)
     shared = [key for key, count in holders.items() if count == len(parts)]
     kept = shared if shared and len(parts) > 1 else list(joined)
     # An entity the question lists is a row, though one paper alone reports it.

@@ -327,10 +327,11 @@ def _named_rows(
         )
     ]
     owned = _own_rows(rows, subject)
+    counted = _counted_rows(rows, question_text)
     if listed:
         if refers_to_own(question_text):
             listed += [p for p in owned if p not in listed]
-        return listed
+        return [path for path in rows if path in listed or path in counted]
     # A row is named by the words that tell it from the others: "tuning", printed in most
     # labels of "Prompt Tuning | P-Tuning | Prefix Tuning", names none of them. A one-letter
     # label ("β" of "β+") is named by too many words to narrow anything.
@@ -357,10 +358,35 @@ def _named_rows(
             any(label_share(form, said) >= 1.0 for form in spelled)
         ):
             named.append(path)
+    named = [path for path in rows if path in named or path in counted]
     # Beside the paper's own rows one named row counts; alone, one is no filter.
     if refers_to_own(question_text) and owned and len(owned) < len(rows):
         return [path for path in rows if path in owned or path in named]
     return named if len(named) >= 2 else _family_rows(labels, question)
+
+
+# A count and, within a few words, a name: "the two zero-shot GPT-4o baselines".
+_COUNTED_NAME = re.compile(r"\b(?P<count>[2-9])\s+(?P<words>(?:[\w.+-]+\s+){0,2}[\w.+-]+)")
+_PRINTED_NAME = re.compile(r"[A-Za-z][\w.+]*(?:[A-Z]|\d)[\w.+]*(?:-[\w.+]+)*")
+
+
+def _counted_rows(rows: Iterable[tuple[str, ...]], question_text: str) -> list[tuple[str, ...]]:
+    """The rows a name the question counts begins, when there are as many: "the two
+    zero-shot GPT-4o baselines" are "GPT-4o-mini" and "GPT-4o"."""
+    labels = {path: printed_label(path[-1]) for path in rows}
+    found: list[tuple[str, ...]] = []
+    for match in _COUNTED_NAME.finditer(spelled_as_digits(question_text)):
+        for word in match["words"].split():
+            if not _PRINTED_NAME.fullmatch(word):
+                continue
+            begun = [
+                path
+                for path, label in labels.items()
+                if label == word or label.startswith((f"{word}-", f"{word} "))
+            ]
+            if len(begun) == int(match["count"]):
+                found += [path for path in begun if path not in found]
+    return found
 
 
 def _own_rows(paths: Iterable[tuple[str, ...]], subject: str) -> list[tuple[str, ...]]:
@@ -615,6 +641,12 @@ def _bounded_rows(
         and bound.holds(value)
         and norm(path[-1]) not in _SUMMARY_ROWS
     ]
+    # The words before the bound may say which rows it is put on: "which SciBERT fine-tuning
+    # variants score above 85" leaves the SPECTER row out.
+    subject = question_terms(bound.before)
+    family = [path for path in rows if label_share(printed_label(path[-1]), subject) > 0]
+    if 2 <= len(family) < len(rows):
+        meeting = [path for path in meeting if path in family]
     # A bound whose words name the column in full that no row meets: the table holds no
     # answer ("an iBLEU above 6" in the medium model's table).
     if (
@@ -689,7 +721,7 @@ def compared_rows(
         for key, values in rows.items()
         if (x := values.get(left)) is not None
         and (y := values.get(right)) is not None
-        and comparison.holds(x, y, lower_better)
+        and comparison.holds(x, y, lower_better, f"{headers[left]} {headers[right]} {caption}")
         and key not in summaries
     ]
     if not meeting or len(meeting) == len(rows):
@@ -711,7 +743,53 @@ def _compared_rows(
     }
     headers = {name: " ".join(paths[j]) for name, j in mapped.items()}
     summaries = {path for path in rows if norm(path[-1]) in _SUMMARY_ROWS}
-    return compared_rows(values, question_text, headers, caption, summaries)
+    found = compared_rows(values, question_text, headers, caption, summaries)
+    return found if found[0] else _rows_against_row(values, question_text, headers, caption)
+
+
+def _rows_against_row(
+    values: Mapping[tuple[str, ...], Mapping[str, float | None]],
+    question_text: str,
+    headers: Mapping[str, str],
+    caption: str = "",
+) -> tuple[list[tuple[str, ...]], str]:
+    """The rows whose value stands in the relation the question states to one row it names
+    ("which methods score below the Baseline", "above Random"): in the one answer column, or
+    the one the question names best; the named row and rows summing up the others are no
+    answer."""
+    comparison = comparison_of(_asking_sentence(question_text))
+    if comparison is None or not headers:
+        return [], ""
+    said = question_terms(comparison.right)
+    named = [path for path in values if label_share(printed_label(path[-1]), said) >= 1.0]
+    if len(named) != 1:
+        return [], ""
+    if len(headers) == 1:
+        column = next(iter(headers))
+    else:
+        asked = question_terms(_asking_sentence(question_text))
+        share = {name: named_terms(name, asked) for name in headers}
+        top = max(share.values())
+        leaders = [name for name, value in share.items() if value == top]
+        if top <= 0 or len(leaders) != 1:
+            return [], ""
+        column = leaders[0]
+    reference = values[named[0]].get(column)
+    if reference is None:
+        return [], ""
+    lower_better = lower_is_better(question_text, caption, headers[column])
+    meeting = [
+        path
+        for path, row in values.items()
+        if path != named[0]
+        and norm(path[-1]) not in _SUMMARY_ROWS
+        and (value := row.get(column)) is not None
+        and comparison.holds(value, reference, lower_better, f"{headers[column]} {caption}")
+    ]
+    if not meeting or len(meeting) == len(values) - 1:
+        return [], ""
+    said_row = printed_label(named[0][-1])
+    return meeting, f"rows whose {column} is {comparison.relation} than {said_row}'s"
 
 
 # A label that adds or removes a part, its sign set apart ("+ venue") or not ("−abstract").

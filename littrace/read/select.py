@@ -58,10 +58,11 @@ _CITING = re.compile(
 
 
 # A cited work the question goes on to ask about: "that cited dataset paper", "the cited
-# work", "that BERT model's own paper" (the paper of a model the selected one builds on).
+# work", "that cited dataset", "that BERT model's own paper" (the paper of a model the
+# selected one builds on).
 _CITED_SUBJECT = re.compile(
     r"\b(?:that|the|this)\s+(?:cited\s+(?:[\w-]+\s+){0,3}?|(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+own\s+)"
-    r"(?:paper|work|study|article)\b",
+    r"(?:paper|work|study|article|dataset|corpus|benchmark|model|method|system|toolkit)s?\b",
     re.I,
 )
 

@@ -31,6 +31,7 @@ Example:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -84,6 +85,9 @@ _COUNT = re.compile(
     + r"\b",
     re.IGNORECASE,
 )
+# Works counted as what a paper cites or compares with ("against two earlier studies",
+# "one cited work in common") are in its bibliography, not papers of the pool to answer from.
+_CITED_WORKS = re.compile(r"\b(?:earlier|prior|previous|existing|literature|cited)\b", re.I)
 _PLURAL = re.compile(
     r"\b(?:these|those|their respective|respective|which|both|several|all|among|across)\b"
     r"(?:\s+[\w./&'’-]+){0,5}?\s+(?:papers|works|studies|articles)\b",
@@ -278,7 +282,11 @@ def _venue_year(text: str) -> tuple[str | None, int | None]:
 
 def _desired_papers(text: str, targets: list[str], enumerations: list[list[_Span]]) -> int:
     """Explicit number, else names listed "each", else a plural, else "the X paper" mentions."""
-    counts = [_count(match.group(1)) for match in _COUNT.finditer(text)]
+    counts = [
+        _count(match.group(1))
+        for match in _COUNT.finditer(text)
+        if not _CITED_WORKS.search(match.group(0))
+    ]
     if counts:
         return min(MAX_PAPERS, max(counts))
     listed = max((sum(span.text in targets for span in run) for run in enumerations), default=0)
@@ -411,10 +419,27 @@ def _enumerations(spans: list[_Span], text: str, weak: int = 0) -> list[list[_Sp
         else:
             runs.append([span])
     return [
-        run
+        _told_apart(run, text)
         for run in runs
         if len(run) >= 2 and (any(span.strong for span in run) or 0 < weak <= len(run))
     ]
+
+
+# A name in parentheses right after a listed name: "Dense-w.o.long (MCLS)".
+_PARENTHESIZED_NAME = re.compile(r"\s*\(([A-Z][\w.+-]*)\)")
+
+
+def _told_apart(run: list[_Span], text: str) -> list[_Span]:
+    """The listed names with the parenthesized name printed after one that is listed twice,
+    which tells the two apart ("Dense-w.o.long and Dense-w.o.long (MCLS)")."""
+    seen = Counter(span.text for span in run)
+    told: list[_Span] = []
+    for span in run:
+        after = _PARENTHESIZED_NAME.match(text, span.end)
+        if seen[span.text] > 1 and after:
+            span = _Span(f"{span.text} ({after[1]})", span.start, after.end(), span.strong)
+        told.append(span)
+    return told
 
 
 def _is_criterion(span: _Span, text: str) -> bool:

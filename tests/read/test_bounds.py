@@ -96,3 +96,30 @@ def test_a_comparison_with_a_number_is_a_bound_and_merit_follows_the_measure() -
     assert better.holds(1.0, 2.0, lower_better=True)
     higher = comparison_of("Where does A score higher than B?")
     assert higher is not None and higher.holds(2.0, 1.0, lower_better=True)
+
+
+def test_a_share_said_as_a_fraction_is_a_bound_in_percent() -> None:
+    bound = bound_of("Which participants saved at least half of their papers via search?")
+    assert bound is not None and (bound.operator, bound.value) == (">=", 50.0)
+    assert bound.bounded.startswith("%") and bound.holds(50.0) and not bound.holds(49.0)
+    assert bound_of("Half of the rows are shown.") is None
+
+
+def test_a_comparison_by_a_margin_holds_only_past_it_and_the_margin_is_no_bound() -> None:
+    question = "In which languages does E5 beat the 'All' configuration by more than 1.5 points?"
+    assert bound_of(question) is None
+    found = comparison_of(question)
+    assert found is not None and found.right == "the 'All' configuration"
+    assert found.holds(72.7, 70.8) and not found.holds(72.3, 72.0) and not found.holds(72.0, 70.5)
+    least = comparison_of("Where does A beat B by at least 2 points?")
+    assert least is not None and least.holds(4.0, 2.0) and not least.holds(3.9, 2.0)
+
+
+def test_faster_is_the_lower_time_unless_the_values_measure_a_speed() -> None:
+    found = comparison_of("On which datasets did the framework finish faster than TinyTNAS?")
+    assert found is not None and (found.right, found.relation) == ("TinyTNAS", "faster")
+    assert found.holds(151.85, 241.79, measures="Search time (s)")
+    assert not found.holds(332.53, 151.72, measures="Search time (s)")
+    assert found.holds(900.0, 400.0, measures="Throughput (tokens/s)")
+    slower = comparison_of("Which runs are slower than the baseline?")
+    assert slower is not None and slower.holds(2.0, 1.0) and not slower.holds(1.0, 2.0)

@@ -1683,3 +1683,33 @@ def test_an_option_naming_an_equation_is_read_where_the_prose_prints_it_unspaced
         paper,
     )
     assert picked is not None and picked.label == "C"
+
+
+def test_options_that_are_works_ask_which_work_is_cited_though_the_question_never_says_so() -> None:
+    from littrace.corpus.document import Citation, Reference
+
+    # dev7 w2_11: a figure annotates "a paragraph of a paper's related work section [20]".
+    entries = (
+        Reference(
+            "p1", "19", "[19] Jack Rae et al. 2021. Scaling language models with Gopher.", 9, "Rae"
+        ),
+        Reference(
+            "p1",
+            "20",
+            "[20] Takeshi Kojima et al. 2022. Large language models are zero-shot reasoners.",
+            9,
+            "Kojima",
+        ),
+    )
+    said = "In this example, the writing is a paragraph of a paper's related work section [20]."
+    citing = (Citation("p1", 3, said, ("20",), (), "Figure 1"),)
+    paper = replace(context("p1"), references=entries, citations=citing)
+    options = [
+        "Rae et al. (2021), Scaling language models with Gopher",
+        "Kojima et al. (2022), Large language models are zero-shot reasoners",
+    ]
+    question = "The figure annotates a related-work paragraph of another paper. Which paper is it?"
+    chosen = _choose_among(question, options, [paper])
+    assert chosen is not None and chosen.label == "B" and "[20]" in chosen.how
+    # Options that are no works leave the bibliography unread.
+    assert _choose_among(question, ["a survey", "a zero-shot study"], [paper]) is None

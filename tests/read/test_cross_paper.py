@@ -71,3 +71,27 @@ def test_rows_are_joined_by_every_key_column_they_carry() -> None:
     ]
     # Joined by the first key alone, the two tasks are one row.
     assert len(join_rows([one, two], [])) == 1
+
+
+def test_rows_printing_the_same_words_in_another_order_are_one_row() -> None:
+    # SciBERT prints "GENIA (Kim et al., 2003) - LAS" under the task "DEP"; S2ORC prints
+    # "GENIA" under "DEP (LAS)".
+    scibert = [
+        ("GENIA - LAS", {"Dataset": "GENIA - LAS", "Task": "DEP", "SOTA": 91.92}),
+        ("GENIA - UAS", {"Dataset": "GENIA - UAS", "Task": "DEP", "SOTA": 92.84}),
+        ("JNLPBA", {"Dataset": "JNLPBA", "Task": "NER", "SOTA": 78.58}),
+    ]
+    s2orc = [
+        ("GENIA", {"Dataset": "GENIA", "Task": "DEP (LAS)", "Mean": 90.8}),
+        ("GENIA", {"Dataset": "GENIA", "Task": "DEP (UAS)", "Mean": 92.31}),
+        ("JNLPBA", {"Dataset": "JNLPBA", "Task": "NER", "Mean": 77.7}),
+    ]
+    rows = {label: raw for label, raw in join_rows([scibert, s2orc], [], ["Task"])}
+    assert rows["GENIA - LAS"]["Mean"] == 90.8 and rows["GENIA - UAS"]["Mean"] == 92.31
+    assert rows["JNLPBA"] == {"Dataset": "JNLPBA", "Task": "NER", "SOTA": 78.58, "Mean": 77.7}
+    # Words in another order are no join where two rows of the other part print them.
+    twice = [
+        ("GENIA", {"Task": "DEP (LAS)", "Mean": 1.0}),
+        ("LAS GENIA", {"Task": "DEP", "Mean": 2.0}),
+    ]
+    assert len(join_rows([scibert[:1], twice], [], ["Task"])) == 3

@@ -1287,3 +1287,76 @@ def test_of_column_groups_the_question_names_the_one_the_asking_sentence_names_i
         ("Statistical", "94.4"),
         ("Hybrid", "92.1"),
     ]
+
+
+def test_the_words_before_a_bound_may_name_the_rows_it_is_put_on() -> None:
+    # SPECTER's Table 3: "which SciBERT fine-tuning variants score above 85 on USR" leaves
+    # the paper's own row out, though it scores above 85 too.
+    signals = (
+        ("Training signal", "USR", "All"),
+        ("SPECTER", "88.4", "80.0"),
+        ("SciBERT fine-tune on co-view", "84.2", "76.0"),
+        ("SciBERT fine-tune on co-read", "85.4", "77.1"),
+        ("SciBERT fine-tune on multitask", "86.1", "78.0"),
+    )
+    schema = _schema("Training signal", "USR", "All")
+    found = project(signals, schema, "Which SciBERT fine-tuning variants score above 85 on USR?")
+    assert found is not None and [row.key for row in found.rows] == [
+        "SciBERT fine-tune on co-read",
+        "SciBERT fine-tune on multitask",
+    ]
+    every = project(signals, schema, "Which training signals score above 85 on USR?")
+    assert every is not None and len(every.rows) == 3
+
+
+def test_a_comparison_by_a_margin_holds_past_it() -> None:
+    mkqa = (
+        ("Language", "E5mistral-7b", "All"),
+        ("da", "72.3", "72.0"),
+        ("fr", "72.7", "70.8"),
+        ("nl", "74.5", "72.3"),
+    )
+    schema = _schema("Language", "E5mistral-7b", "All")
+    question = "In which languages does E5mistral-7b beat 'All' by more than 1.5 points?"
+    found = project(mkqa, schema, question)
+    assert found is not None and [row.key for row in found.rows] == ["fr", "nl"]
+
+
+def test_a_name_the_question_counts_names_the_rows_it_begins() -> None:
+    # MONAQ's Table 6: "the two zero-shot GPT-4o baselines" are GPT-4o-mini and GPT-4o.
+    results = (
+        ("Method", "RMSE", "Latency"),
+        ("TinyTNAS", "5.716", "104.746"),
+        ("GPT-4o-mini", "5.200", "231.939"),
+        ("GPT-4o", "5.649", "136.535"),
+        ("MONAQ", "4.670", "82.258"),
+    )
+    schema = _schema("Method", "RMSE", "Latency")
+    found = project(
+        results, schema, "Give the RMSE of TinyTNAS and the two zero-shot GPT-4o baselines."
+    )
+    assert found is not None and [row.key for row in found.rows] == [
+        "TinyTNAS",
+        "GPT-4o-mini",
+        "GPT-4o",
+    ]
+    # Counted three, the name begins two rows: it names only the row printing it.
+    three = project(results, schema, "Give the RMSE of TinyTNAS and the three GPT-4o baselines.")
+    assert three is not None and [row.key for row in three.rows] == ["TinyTNAS", "GPT-4o"]
+
+
+def test_rows_compared_with_a_row_the_question_names() -> None:
+    # Eevee's held-out study: "which adaptation methods end up below the Baseline".
+    held_out = (
+        ("Method", "MMLU-Pro"),
+        ("Baseline", "70.74"),
+        ("GEPA", "68.85"),
+        ("ACE", "69.32"),
+        ("Dynamic", "71.02"),
+    )
+    schema = _schema("Method", "MMLU-Pro")
+    found = project(held_out, schema, "Which adaptation methods end up below the Baseline?")
+    assert found is not None and [row.key for row in found.rows] == ["GEPA", "ACE"]
+    assert found.narrowed_by == "rows whose MMLU-Pro is lower than Baseline's"
+    above = project(held_out, schema, "Which methods score higher than ACE on MMLU-Pro?")
+    assert above is not None and [row.key for row in above.rows] == ["Baseline", "Dynamic"]

@@ -311,5 +311,7 @@ def test_the_cited_work_a_question_goes_on_to_ask_about_joins_the_citing_paper()
         "writing task, citing a dataset paper for it. How many summaries does {} hold?"
     )
     assert selected(asked.format("that cited dataset paper")) == ["pos", "lex"]
+    # dev7 w2_04: "that cited dataset" is the cited work too.
+    assert selected(asked.format("that cited dataset")) == ["pos", "lex"]
     # Asking about the citing paper alone, the cited one stays out.
     assert selected(asked.format("the position paper's own list")) == ["pos"]

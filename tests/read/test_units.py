@@ -1356,3 +1356,19 @@ def test_a_symbol_is_named_by_what_its_subscript_stands_for() -> None:
     wanted = question_terms("the SD term on the Understand measure")
     assert label_share("𝛽𝑆𝐷", wanted) == 1.0
     assert label_share("𝛽𝑄𝐴", wanted) == 0.0
+
+
+def test_a_mapping_printed_by_its_ends_initials_is_named_by_the_words_around_an_arrow() -> None:
+    # Multi-LexSum's Table 3 heads its column groups "D →L", "D →S", "D →T".
+    wanted = question_terms("Which models exceed 24 ROUGE-2 (documents → long summary)?")
+    assert label_share("D →L", wanted) == 1.0
+    assert label_share("D →S", wanted) == 0.0
+    # The words must stand either side of an arrow the question prints.
+    assert label_share("D →L", question_terms("long documents and their summary")) == 0.0
+
+
+def test_a_row_of_nothing_is_named_by_what_the_question_says_is_left_out() -> None:
+    # LongEval's Table 5 prints the rows "None | SuperPAL | Gold" under "Hints".
+    assert label_share("None", question_terms("the median time with no hints")) == 1.0
+    assert label_share("None", question_terms("trained without any augmentation")) == 1.0
+    assert label_share("None", question_terms("the median time with gold hints")) == 0.0

@@ -157,6 +157,8 @@ def test_venue_and_year_constraints(text: str, venue: str | None, year: int | No
         ("What accuracy do MemoBridge, QuantPilot and HyperSieve each reach on CoraSynth?", 3),
         ("Among VistaTune, DepthFormer and GraphSieve, which reports the best win rate?", 3),
         ("What do ESA, ESAAI, and MQM scatter plots show in the AI-assisted MT study?", 1),
+        # Works a paper compares with are in its bibliography, not papers to answer from.
+        ("The 2022 sensor paper checks its coefficients against two earlier studies.", 1),
     ],
 )
 def test_desired_paper_count(text: str, count: int) -> None:
@@ -188,6 +190,14 @@ def test_names_set_apart_by_a_spaced_slash_are_one_listed_row() -> None:
     plan = heuristic_plan(ask(text, columns=[("Dataset", True), ("Source words", False)]))
 
     assert plan.rows == ["XSUM", "CNN / Daily Mail", "BillSum", "Multi-News"]
+
+
+def test_a_name_listed_twice_is_told_apart_by_the_name_in_parentheses_after_it() -> None:
+    # dev7 w1_06: BGE M3's ablation rows "Dense-w.o.long" and "Dense-w.o.long (MCLS)".
+    text = "Report the MLDR score of the two ablations (Dense-w.o.long and Dense-w.o.long (MCLS))."
+    plan = heuristic_plan(ask(text, columns=[("Method", True), ("MLDR", False)]))
+
+    assert plan.rows == ["Dense-w.o.long", "Dense-w.o.long (MCLS)"]
 
 
 def test_a_list_of_the_schemas_value_columns_is_no_list_of_rows() -> None:

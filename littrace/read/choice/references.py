@@ -59,7 +59,10 @@ def reference_choice(question: Question, data: SynthesisInput) -> Choice | None:
     """The option printed in the bibliography entry the question asks about."""
     options = question.multiple_choice_options or []
     named = all(any(ch.isalpha() for ch in option.text) for option in options)
-    if not options or not named or not mentions_references(question.question):
+    # Options that are each a work by its authors ("Kojima et al. (2022), ...") ask which
+    # work is cited, whether or not the question says so.
+    works = all(_NAMES_WORK.search(option.text) for option in options)
+    if not options or not named or not (works or mentions_references(question.question)):
         return None
     position = reference_position(question.question)
     member = group_position(question.question) if position is None else None

@@ -11,11 +11,13 @@ from collections.abc import Sequence
 from littrace.read.text import norm, terms
 from littrace.read.units.own import OWN_TERM, marks_own
 from littrace.read.units.terms import (
+    ABSENT_MARK,
     GREEK_LEAD,
     INITIALS_MARK,
     LANGUAGES,
     QUOTED_MARK,
     SYNONYMS,
+    arrow_named,
     close_after,
     in_order,
     named_together,
@@ -89,6 +91,9 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
     # A question pointing at the paper's own method names the row the paper marks as its own.
     if QUOTED_MARK + norm(label) in wanted or (OWN_TERM in wanted and marks_own(label)):
         return 1, 1
+    # A row of nothing ("None" under "Hints") is what "with no hints" names.
+    if norm(label) in _NOTHING and ABSENT_MARK in wanted:
+        return 1, 1
     # A language printed by its ISO 639-1 code, as multilingual results print them ("ja"),
     # is named by its name or by the code itself (options that print codes). In capitals
     # ("EN", "ID") the code may abbreviate something else, so only its language's name
@@ -107,6 +112,13 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
     arrow = _ARROW.split(label)
     if len(arrow) == 2 and reversed_order(arrow[0], arrow[1], wanted):
         return 0, len(own)
+    # "D → L" is named by the words either side of an arrow the question prints.
+    if (
+        len(arrow) == 2
+        and all(_ARROW_END.fullmatch(end.strip()) for end in arrow)
+        and arrow_named(arrow[0].strip(), arrow[1].strip(), wanted)
+    ):
+        return len(own), len(own)
     # A question may name a dataset or method only by the work its label cites ("a
     # chemical/disease dataset by Li et al. (2016)" for "BC5CDR (Li et al., 2016)").
     cited = _CITED_WORK.search(label)
@@ -320,6 +332,10 @@ _SHORTENED = re.compile(r"\b([A-Za-z]{2,5})\.(?!\w)")
 # not the letters of a name ("GPT-4o", "BERT-Base").
 _RUN_IN = re.compile(r"(?P<base>[a-z]-(?:\d+|[a-z]))(?P<subscript>[a-z]{1,3}\d?)")
 _ARROW = re.compile(r"\s*(?:→|⟶|⇒|->)\s*")
+# Labels of a row that has none of what its column varies: "None" under "Hints".
+_NOTHING = frozenset({"none", "nothing"})
+# One end of a mapping a header prints by initial: "D", "L", "En".
+_ARROW_END = re.compile(r"[A-Z][a-z]?")
 
 
 # A symbol printed with its subscript run in ("A_eval" as "Aeval", "L_task" as "Ltask").

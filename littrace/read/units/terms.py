@@ -126,6 +126,10 @@ def _tokens(text: str) -> set[str]:
     # A number standing alone, not the part of a name ("8 frames", not "top-1").
     found.update(NUMBER_MARK + w for w in words if w.isdigit())
     found.update(_orders(words))
+    found.update(f"{ARROW_MARK}{a.lower()}>{b.lower()}" for a, b in _ARROWED.findall(text))
+    # "With no hints", "without augmentation": the question names a row of nothing ("None").
+    if _ABSENT.search(text):
+        found.add(ABSENT_MARK)
     for term in terms(text):
         term = SYNONYMS.get(term, term)
         found.add(term)
@@ -208,6 +212,32 @@ def reversed_order(first: str, then: str, wanted: frozenset[str]) -> bool:
     pairs = [(a, b) for a in before for b in after if a != b]
     return any(in_order(b, a, wanted) for a, b in pairs) and not any(
         in_order(a, b, wanted) for a, b in pairs
+    )
+
+
+# What the question says is left out: "with no hints", "without any augmentation".
+_ABSENT = re.compile(r"\b(?:with\s+no|without(?:\s+any)?)\s+[A-Za-z]", re.I)
+# The words either side of an arrow the question prints ("documents → long summary").
+_ARROWED = re.compile(r"([A-Za-z][\w-]*)\s*(?:→|⟶|⇒|->)\s*([A-Za-z][\w-]*)")
+
+
+def arrow_named(first: str, then: str, wanted: frozenset[str]) -> bool:
+    """Whether the question (``wanted``) prints an arrow between words that ``first`` and
+    ``then`` begin, as a header names a mapping by its ends' initials ("D → L" for "documents
+    → long summary", "En → De" not for "English → German").
+
+    Example:
+        >>> wanted = question_terms("the task (documents → long summary)")
+        >>> arrow_named("D", "L", wanted), arrow_named("D", "S", wanted)
+        (True, False)
+    """
+    start, end = first.lower(), then.lower()
+    return any(
+        mark.startswith(ARROW_MARK)
+        and (ends := mark[len(ARROW_MARK) :].split(">", 1))
+        and ends[0].startswith(start)
+        and ends[1].startswith(end)
+        for mark in wanted
     )
 
 
@@ -367,4 +397,6 @@ QUOTED_MARK = "quoted:"
 NUMBER_MARK = "number:"
 INITIALS_MARK = "initials:"
 ORDER_MARK = "order:"
-MARKS = (QUOTED_MARK, NUMBER_MARK, INITIALS_MARK, ORDER_MARK)
+ARROW_MARK = "arrow:"
+ABSENT_MARK = "absent:"
+MARKS = (QUOTED_MARK, NUMBER_MARK, INITIALS_MARK, ORDER_MARK, ARROW_MARK, ABSENT_MARK)
