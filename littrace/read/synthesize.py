@@ -571,7 +571,8 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         counting = counting_sentence(question, data)
         if counting is not None:
             count, fact = counting
-            value = Value(count, float(count), (fact,), f"sentence counting it: {fact.text[:120]}")
+            number = float(count) if count.isdigit() else None  # a range: "4 to 8"
+            value = Value(count, number, (fact,), f"sentence counting it: {fact.text[:120]}")
     if value is not None:
         facts.extend(value.facts)
         steps.append({"step": "value", "value": value.text, "how": value.how})

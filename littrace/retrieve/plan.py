@@ -94,7 +94,12 @@ _PLURAL = re.compile(
     re.IGNORECASE,
 )
 # "each of A, B and C", "among A, B and C", "their respective papers": one paper per listed name.
-_EACH = re.compile(r"\b(?:each|respective|respectively|among)\b", re.IGNORECASE)
+# Not "each dataset's": what a paper's table lists is no paper.
+_EACH = re.compile(
+    r"\b(?:each|respective|respectively|among)\b(?!\s+(?:dataset|benchmark|language|split|task"
+    r"|categor(?:y|ie)|setting)s?\b)",
+    re.IGNORECASE,
+)
 _SINGULAR = re.compile(r"\bthe\s+(?:[\w./&'’-]+\s+){0,5}?(?:paper|study|work)\b", re.IGNORECASE)
 
 # A token, with inner hyphens, dots, slashes and a few symbols kept ("ECM-XL", "D²PO", "v0.1").
@@ -351,12 +356,24 @@ def _name_spans(text: str) -> list[_Span]:
     return kept
 
 
+# Lower-case words after a hyphen that name a variant rather than describe ("LAION-multi",
+# "mE5-large", "GPT-3.5-turbo"); any other of five letters or more makes a descriptor
+# ("VLM-based", "Gaussian-splatting").
+_VARIANT_WORDS = frozenset({"multi", "large", "small", "medium", "turbo", "instruct", "giant"})
+
+
 def _token_kind(token: str, *, sentence_start: bool) -> str | None:
     """'strong' for a name-like token, 'weak' for a lone capitalised word, else None."""
     if _YEAR.fullmatch(token) or _UNIT.fullmatch(token) or token.lower() in _STOP:
         return None
     last = token.split("-")[-1]
-    if "-" in token and last.isalpha() and last.islower() and len(last) >= 5:
+    if (
+        "-" in token
+        and last.isalpha()
+        and last.islower()
+        and len(last) >= 5
+        and last not in _VARIANT_WORDS
+    ):
         return None  # a descriptor ("VLM-based", "Gaussian-splatting"), not a name
     letters = [char for char in token if char.isalpha()]
     if not letters:

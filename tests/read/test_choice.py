@@ -1231,6 +1231,22 @@ def test_a_count_is_read_where_a_sentence_counts_the_noun_with_the_words_the_que
     assert counting_sentence(asked, replace(data, question=asked)) is None
 
 
+def test_a_count_printed_as_a_range_is_the_range() -> None:
+    from littrace.read.choice import counting_sentence
+
+    # MultiTurnInstruct's dynamic instruction task (dev7 w4_12).
+    paper = _prose_paper(
+        "In the dynamic instruction task, a random list of 4 to 8 products from a certain "
+        "category is presented in the first instruction as the context.",
+        "The products constantly update their prices throughout the turns.",
+    )
+    record = ask("How many products are presented in the first instruction?", [], freeform=True)
+    data = SynthesisInput(record, Plan(), ["p1"], {"p1": paper}, {}, [])
+    found = counting_sentence(record, data)
+    assert found is not None and found[0] == "4 to 8"
+    assert run(record, [paper]) == {"freeform": {"text": "4 to 8"}}
+
+
 def test_the_option_in_the_row_a_sentence_names_with_the_question_is_chosen() -> None:
     from littrace.corpus.document import Chunk
     from littrace.read.choice import row_sentence_choice

@@ -200,6 +200,18 @@ def test_a_name_listed_twice_is_told_apart_by_the_name_in_parentheses_after_it()
     assert plan.rows == ["Dense-w.o.long", "Dense-w.o.long (MCLS)"]
 
 
+def test_a_name_ending_in_a_variant_word_is_a_listed_row_and_its_datasets_no_papers() -> None:
+    # dev h13_04: "LAION-multi" names a dataset: "-multi" is a variant, as "-based" is not.
+    text = (
+        "A CVPR 2024 paper cleans its web data. For LAION-en, LAION-multi and Wukong, what "
+        "share of each dataset's original pairs is kept?"
+    )
+    plan = heuristic_plan(ask(text, columns=[("Dataset", True), ("Kept (%)", False)]))
+
+    assert plan.rows == ["LAION-en", "LAION-multi", "Wukong"]
+    assert plan.desired_papers == 1
+
+
 def test_a_list_of_the_schemas_value_columns_is_no_list_of_rows() -> None:
     text = (
         "What BLEU and self-BLEU do the RAPT model and each of its novelty-conditioned "

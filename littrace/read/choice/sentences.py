@@ -408,6 +408,14 @@ def counting_sentence(question: Question, data: SynthesisInput) -> tuple[str, Fa
         return None
     best = max(score for score, _, _ in found)
     counts = {word for score, word, _ in found if score == best}
+    if len(counts) == 2:
+        # Both ends of a range one window prints count alike: "a list of 4 to 8 products".
+        window = next(item[2] for item in found if item[0] == best)
+        low, high = sorted(counts, key=int)
+        printed = re.search(rf"\b{low}(\s*(?:to|-|–)\s*){high}\b", stated(window.text))
+        if printed is not None:
+            fact = Fact(window.paper_id, window.chunk_id, window.text, None, "", "", "sentence")
+            return printed.group(0), fact
     if len(counts) != 1:
         return None
     _, word, window = next(item for item in found if item[0] == best)
