@@ -99,7 +99,7 @@ from littrace.read.tables import (
     table_rows,
 )
 from littrace.read.text import asking_clause, contains_phrase, norm, sentences, terms
-from littrace.read.units import without_marks
+from littrace.read.units import CONTRAST_MARKERS, without_marks
 
 if TYPE_CHECKING:
     from littrace.index.encoders import Encoder
@@ -354,8 +354,9 @@ def supported_option(
     """The best-supported option label (of the labels ``among``, default all) by lexical
     support; options tied there are told apart, in turn, by their share of telling numbers
     the passages print (:func:`littrace.read.choice.printed_support`), their support from
-    the evidence of each claim they make (:func:`littrace.read.choice.claim_support`) and
-    their semantic support (ties left after all go to the earlier label)."""
+    the evidence of each claim they make (:func:`littrace.read.choice.claim_support`), the
+    evidence setting none of them against another (:func:`uncontrasted`) and their semantic
+    support (ties left after all go to the earlier label)."""
     passages = _passages(data)
     support = option_support(question, passages)
     order = [
@@ -379,6 +380,11 @@ def supported_option(
             lambda labels: claim_support(question, data, labels),
         ),
         (
+            "uncontrasted",
+            "the evidence setting none of them against another",
+            lambda labels: uncontrasted(question, texts, labels),
+        ),
+        (
             "semantic_support",
             "embedding",
             lambda labels: semantic_support(question, passages, data.encoder, labels),
@@ -394,6 +400,35 @@ def supported_option(
         tie_breaks.append((key, words, scores))
         tied = [label for label in tied if scores.get(label, 0.0) == top]
     return Supported(min(tied, key=order.index), support, tie_breaks)
+
+
+def uncontrasted(
+    question: Question, passages: Sequence[str], labels: list[str]
+) -> dict[str, float]:
+    """Of the options ``labels``, 1.0 for each that no passage prints as the contrast of
+    what it says, 0.0 for one it does: "summarize for a 5th grader rather than 2nd grader"
+    says the prompt is for a 5th grader.
+
+    Example:
+        >>> from littrace.littraceqa import MultipleChoiceOption as O, Question
+        >>> q = Question(query_id="q", benchmark="LitTraceQA", question="Which reader?",
+        ...              answer_types=["multiple_choice"],
+        ...              multiple_choice_options=[O(label="A", text="5th grader"),
+        ...                                       O(label="B", text="2nd grader")])
+        >>> uncontrasted(q, ["We prompt for a 5th grader rather than 2nd grader."], ["A", "B"])
+        {'A': 1.0, 'B': 0.0}
+    """
+    return {
+        option.label: 0.0
+        if any(
+            contains_phrase(text, f"{marker} {option.text}")
+            for text in passages
+            for marker in CONTRAST_MARKERS
+        )
+        else 1.0
+        for option in question.multiple_choice_options or []
+        if option.label in labels
+    }
 
 
 def _match_option(question: Question, value: Value | str) -> str | None:

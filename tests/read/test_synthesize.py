@@ -225,6 +225,26 @@ def test_an_option_printed_in_the_evidence_beats_a_paraphrase(minilm: Encoder) -
     assert answer == {"multiple_choice": {"gold": "B"}}
 
 
+def test_of_options_tied_on_the_evidence_the_one_it_sets_against_the_other_loses() -> None:
+    # Paper Plain's appendix (dev7 w1_10): both readers are printed, one as the contrast.
+    prompt = Chunk(
+        "p1#0006",
+        "p1",
+        "body",
+        6,
+        "We changed the SparseSieve prompt to summarize for a 5th grader rather than 2nd grader "
+        "after observing that using 2nd grader made the output vague.",
+        section="C.1 Simplification",
+    )
+    paper = replace(context(), chunks=(*context().chunks, prompt))
+    q = ask(
+        "Which reader does the final SparseSieve prompt summarize for?",
+        ["2nd grader", "5th grader", "college student"],
+        freeform=False,
+    )
+    assert run(q, [paper]) == {"multiple_choice": {"gold": "B"}}
+
+
 def test_freeform_without_options_is_a_short_span_of_the_best_sentence() -> None:
     assert run(ask("What batch size is used to train SparseSieve?"), [context()]) == {
         "freeform": {"text": "256"}

@@ -53,6 +53,7 @@ from littrace.read.units.own import (
     without_own_note,
 )
 from littrace.read.units.terms import (
+    CONTRAST_MARKERS,
     SYNONYMS,
     asked_terms,
     contrasted_terms,
@@ -65,6 +66,7 @@ from littrace.read.units.terms import (
 
 __all__ = [
     "CITATION",
+    "CONTRAST_MARKERS",
     "SYNONYMS",
     "Alignment",
     "TableCell",

@@ -251,10 +251,12 @@ def question_terms(text: str) -> frozenset[str]:
     return frozenset(_tokens(text))
 
 
+# The words that set what is said against its contrast: "a 5th grader rather than a 2nd".
+CONTRAST_MARKERS = ("rather than", "instead of", "as opposed to")
 # A contrast names what is not asked: "when frozen rather than finetuned", "its own method
 # (not SFT)", "PubMed (without n-gram blocking)".
 _CONTRAST = re.compile(
-    r"(?:\b(?:rather than|instead of|as opposed to)|(?<=\()(?:not|without))\s+((?:[\w@.+-]+\s*){1,4}?)"
+    rf"(?:\b(?:{'|'.join(CONTRAST_MARKERS)})|(?<=\()(?:not|without))\s+((?:[\w@.+-]+\s*){{1,4}}?)"
     r"(?=[,;:?.)]|$|\s+(?:and|or|but|in|on|for|of)\b)",
     re.IGNORECASE,
 )
