@@ -670,6 +670,15 @@ def _asking_sentence(question_text: str) -> str:
     return asking[-1] if asking else asking_sentence(question_text)
 
 
+def _best_named(text: str, among: list[str]) -> str | None:
+    """The one name of ``among`` that ``text`` names most, if any names it and none ties."""
+    said = question_terms(text)
+    share = {name: named_terms(name, said) for name in among}
+    top = max(share.values(), default=0.0)
+    named = [name for name in among if share[name] == top]
+    return named[0] if top > 0 and len(named) == 1 else None
+
+
 def compared_rows(
     rows: Mapping[_Key, Mapping[str, float | None]],
     question_text: str,
@@ -696,15 +705,8 @@ def compared_rows(
     if comparison is None or len(names) < 2:
         return [], ""
 
-    def best_named(text: str, among: list[str]) -> str | None:
-        said = question_terms(text)
-        share = {name: named_terms(name, said) for name in among}
-        top = max(share.values(), default=0.0)
-        named = [name for name in among if share[name] == top]
-        return named[0] if top > 0 and len(named) == 1 else None
-
-    right = best_named(comparison.right, names)
-    left = best_named(comparison.left, [name for name in names if name != right])
+    right = _best_named(comparison.right, names)
+    left = _best_named(comparison.left, [name for name in names if name != right])
     if len(names) == 2 and (left is None) != (right is None):
         # Of two columns, the side named says which is the other ("the proposed model").
         named = left or right
@@ -712,7 +714,7 @@ def compared_rows(
         left, right = (named, other) if left else (other, named)
     elif left is not None and right is None:
         # "Than the question-free one": the column named most like the left one.
-        right = best_named(left, [name for name in names if name != left])
+        right = _best_named(left, [name for name in names if name != left])
     if left is None or right is None or left == right:
         return [], ""
     lower_better = lower_is_better(question_text, caption, f"{headers[left]} {headers[right]}")
@@ -764,18 +766,13 @@ def _rows_against_row(
     named = [path for path in values if label_share(printed_label(path[-1]), said) >= 1.0]
     if len(named) != 1:
         return [], ""
-    if len(headers) == 1:
-        column = next(iter(headers))
-    else:
-        asked = question_terms(_asking_sentence(question_text))
-        share = {name: named_terms(name, asked) for name in headers}
-        top = max(share.values())
-        leaders = [name for name, value in share.items() if value == top]
-        if top <= 0 or len(leaders) != 1:
-            return [], ""
-        column = leaders[0]
-    reference = values[named[0]].get(column)
-    if reference is None:
+    column = (
+        next(iter(headers))
+        if len(headers) == 1
+        else _best_named(_asking_sentence(question_text), list(headers))
+    )
+    reference = values[named[0]].get(column) if column is not None else None
+    if column is None or reference is None:
         return [], ""
     lower_better = lower_is_better(question_text, caption, headers[column])
     meeting = [

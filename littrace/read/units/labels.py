@@ -12,6 +12,7 @@ from littrace.read.text import norm, terms
 from littrace.read.units.own import OWN_TERM, marks_own
 from littrace.read.units.terms import (
     ABSENT_MARK,
+    ARROW,
     GREEK_LEAD,
     INITIALS_MARK,
     LANGUAGES,
@@ -331,7 +332,7 @@ _SHORTENED = re.compile(r"\b([A-Za-z]{2,5})\.(?!\w)")
 # A subscript run into a one-letter abbreviation: "R-2f1", "R-Lf1" (ROUGE-2 with f1 below),
 # not the letters of a name ("GPT-4o", "BERT-Base").
 _RUN_IN = re.compile(r"(?P<base>[a-z]-(?:\d+|[a-z]))(?P<subscript>[a-z]{1,3}\d?)")
-_ARROW = re.compile(r"\s*(?:→|⟶|⇒|->)\s*")
+_ARROW = re.compile(rf"\s*{ARROW}\s*")
 # Labels of a row that has none of what its column varies: "None" under "Hints".
 _NOTHING = frozenset({"none", "nothing"})
 # One end of a mapping a header prints by initial: "D", "L", "En".

@@ -217,8 +217,10 @@ def reversed_order(first: str, then: str, wanted: frozenset[str]) -> bool:
 
 # What the question says is left out: "with no hints", "without any augmentation".
 _ABSENT = re.compile(r"\b(?:with\s+no|without(?:\s+any)?)\s+[A-Za-z]", re.I)
+# An arrow as papers and questions print one: "D → L", "text -> video".
+ARROW = r"(?:→|⟶|⇒|->)"
 # The words either side of an arrow the question prints ("documents → long summary").
-_ARROWED = re.compile(r"([A-Za-z][\w-]*)\s*(?:→|⟶|⇒|->)\s*([A-Za-z][\w-]*)")
+_ARROWED = re.compile(rf"([A-Za-z][\w-]*)\s*{ARROW}\s*([A-Za-z][\w-]*)")
 
 
 def arrow_named(first: str, then: str, wanted: frozenset[str]) -> bool:
