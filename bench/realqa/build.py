@@ -6,7 +6,7 @@ Sources (hand-written, committed):
   printed, venue, year, ``pdf`` relative to ``../shared/fixtures``);
 * ``authored/*.jsonl``: one question per line in the LitTraceQA gold format plus ``style``,
   ``checked_by`` and ``notes`` (how it was checked on the rendered page);
-  ``authored/dev2/`` to ``authored/dev7/`` the same, for the later development splits.
+  ``authored/dev2/`` to ``authored/dev8/`` the same, for the later development splits.
 
 Outputs (generated, committed, kept equal to the sources by ``--check`` and the tests):
 
@@ -15,8 +15,8 @@ Outputs (generated, committed, kept equal to the sources by ``--check`` and the 
 * ``dev/`` and ``test/``: ``questions.jsonl`` (LitTraceQA input format), ``gold.jsonl``
   (official gold format, schema-valid) and ``notes.jsonl`` (query_id, style, checked_by,
   notes). A third of the questions, chosen by a hash of the query id, go to ``test``;
-* ``dev2/`` to ``dev7/``: the same files for the questions of ``authored/dev2`` to
-  ``authored/dev7``.
+* ``dev2/`` to ``dev8/``: the same files for the questions of ``authored/dev2`` to
+  ``authored/dev8``.
 
 Usage:
     .venv/bin/python bench/realqa/build.py            # write the outputs
@@ -55,11 +55,11 @@ SHARED = HERE.parents[2] / "shared"
 FIXTURES = SHARED / "fixtures"
 DISTRACTORS = SHARED / "data" / "distractors" / "abstracts.jsonl"
 SCHEMAS = HERE.parents[1] / "littrace" / "schemas"
-# dev2 to dev7: questions written by new authors after the earlier development splits had been
+# dev2 to dev8: questions written by new authors after the earlier development splits had been
 # studied question by question, to see whether methods shaped on them carry over to questions
 # nobody tuned them on; each is studied in turn (a development split like dev), never mixed
 # into test.
-LATER_DEV = ("dev2", "dev3", "dev4", "dev5", "dev6", "dev7")
+LATER_DEV = ("dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8")
 SPLITS = ("dev", "test", *LATER_DEV)
 # The locator keys a submission may carry (the gold's row/column/paragraph details are not).
 SUBMISSION_LOCATOR_KEYS = (

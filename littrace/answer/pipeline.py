@@ -193,7 +193,9 @@ def _answer_stages(
         )
     )
     deadline.reached("synthesize")
-    evidence = ground_evidence(evidence, synthesis.grounds, by_id, synthesis.computed)
+    evidence = ground_evidence(
+        evidence, synthesis.grounds, by_id, synthesis.computed, synthesis.rows_read
+    )
     return _Stages(readings, selection, evidence, localizer_steps, papers, synthesis)
 
 

@@ -114,7 +114,7 @@ def bound_of(text: str) -> Bound | None:
 # "X trails Y". Higher/lower compare values; better/worse and the verbs compare merit, which
 # is the lower value where lower is better (an error, a distance).
 _COMPARATIVE = re.compile(
-    r"\b(?:(?P<higher>higher|greater|larger|more)|(?P<lower>lower|smaller|less|fewer)"
+    r"\b(?:(?P<higher>higher|greater|larger|more|longer)|(?P<lower>lower|smaller|less|fewer|shorter)"
     r"|(?P<better>better)|(?P<worse>worse)|(?P<faster>faster|quicker)|(?P<slower>slower))\b"
     r"(?:\s+[\w@.+-]+){0,3}?\s+than\b"
     r"|\b(?P<beats>beats?|outperforms?|exceeds?|surpass(?:es)?|tops?)\b"

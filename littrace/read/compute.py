@@ -383,7 +383,8 @@ def _nearness(text: str, number: Number, end: int, focus: set[str]) -> float:
 def _pairable(a: Operand, b: Operand) -> bool:
     """Whether two operands are those of a computation the question asks for: like
     quantities (not a parameter count "1.1B" beside a score, nor two counts unless the
-    question asks for a count); in one table, two cells of one row or column; a sentence's
+    question asks for a count); in one table, two cells of one column, or of one row under
+    headers that differ at one level; a sentence's
     quantity only beside another work's number."""
     if a.value == b.value or a.unit != b.unit:
         return False
@@ -401,7 +402,13 @@ def _pairable(a: Operand, b: Operand) -> bool:
     )
     if not _same_table(table_a, table_b):
         return False
-    return cell_a.row_path == cell_b.row_path or cell_a.column_path == cell_b.column_path
+    # Two cells of one row measure one thing in two settings ("Pass" under "I1-Cat." and
+    # under "Average"), not two things in two ("I1-Cat. Pass" beside "Average Win").
+    return cell_a.column_path == cell_b.column_path or (
+        cell_a.row_path == cell_b.row_path
+        and len(cell_a.column_path) == len(cell_b.column_path)
+        and sum(x != y for x, y in zip(cell_a.column_path, cell_b.column_path, strict=True)) <= 1
+    )
 
 
 def _best_of_group(first: Aligned, second: Aligned, question: str) -> bool:

@@ -542,10 +542,12 @@ def ground_evidence(
     grounds: list[Fact],
     contexts: Mapping[str, PaperContext],
     computed: bool = False,
+    rows_read: bool = False,
 ) -> list[EvidenceItem]:
     """``evidence`` pointing where the answer was read (``grounds``: the table cells a
-    choice by alignment rests on, the equation a question describes, or the cells and
-    stated numbers a value was ``computed`` from). A table read takes the place of the
+    choice by alignment rests on, the equation a question describes, the cells and stated
+    numbers a value was ``computed`` from, or the cells a table answer's rows were read off,
+    ``rows_read``, every table of which is evidence). A table read takes the place of the
     paper's other table evidence (a sentence read, of its other sentences; an equation or
     algorithm read, of all its evidence); a number stated in a sentence that a value was
     computed from, of the paper's tables, figures and sentences, where the localizer looked
@@ -556,31 +558,41 @@ def ground_evidence(
     Example:
         >>> ground_evidence(items, synthesis.grounds, contexts)  # doctest: +SKIP
     """
-    read_in: dict[str, EvidenceItem] = {}
+    # Each paper's first item read, and the further tables a table answer's rows were read
+    # off (rows of two tables of one paper).
+    read_in: dict[str, list[EvidenceItem]] = {}
     for fact in grounds:
         context = contexts.get(fact.paper_id)
-        if context is None or fact.paper_id in read_in:
+        if context is None:
+            continue
+        held = read_in.get(fact.paper_id)
+        if held is not None and not rows_read:
             continue
         item = _read_item(context, fact)
-        if item is not None:
-            read_in[fact.paper_id] = item
+        if item is None or (
+            held is not None
+            and (item.source_type != "table" or any(h.locator == item.locator for h in held))
+        ):
+            continue
+        read_in.setdefault(fact.paper_id, []).append(item)
     if not read_in:
         return evidence
     replaced = _COMPUTED_REPLACES if computed else _READ_REPLACES
     grounded: list[EvidenceItem] = []
     placed: set[str] = set()
     for item in evidence:
-        read = read_in.get(item.paper_id)
-        if read is None or item.source_type not in replaced[read.source_type]:
+        reads = read_in.get(item.paper_id)
+        if reads is None or item.source_type not in replaced[reads[0].source_type]:
             grounded.append(item)
             continue
         if item.paper_id not in placed:
             placed.add(item.paper_id)
-            read.score = item.score
-            grounded.append(read)
-    for paper_id, read in read_in.items():
+            for read in reads:
+                read.score = item.score
+            grounded += reads
+    for paper_id, reads in read_in.items():
         if paper_id not in placed and not any(item.paper_id == paper_id for item in evidence):
-            grounded.append(read)
+            grounded += reads
     return grounded
 
 

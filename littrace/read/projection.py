@@ -83,6 +83,7 @@ from littrace.read.units import (
     transposed,
     without_marks,
     without_own_note,
+    without_paper_places,
 )
 from littrace.read.units.grid import PLACEHOLDER, grid_cell
 
@@ -148,6 +149,12 @@ class Projection:
     def names_rows(self) -> bool:
         """Whether the question names the rows read (or the one row read across)."""
         return self.narrowed_by == NAMED_ROWS or bool(self.across)
+
+    @property
+    def chooses_rows(self) -> bool:
+        """Whether the question chose the rows read: by name, by a bound, a comparison or a
+        condition, or as the one row read across."""
+        return bool(self.narrowed_by or self.across)
 
     @property
     def rank(self) -> float:
@@ -313,19 +320,25 @@ def _named_rows(
     without naming it ("ViT-22B and the paper's own encoder" reads "InternViT-6B (ours)",
     "BM25 and each mode of its own model" the rows under "M3-Embedding (Our Work)"); those
     rows alone when it names no other ("for its own method, give ...")."""
-    wanted = [question_terms(entity) for entity in entities]
+    # A venue describing a paper ("the arXiv 2022 paper") names no row ("arXiv").
+    question_text = without_paper_places(question_text)
+    question = question & asked_terms(question_text)
     # A label holding a short form the paper defines is named in either form.
     forms = {path: _label_forms(path[-1], question_text, glossary) for path in rows}
-    listed = [
-        path
-        for path in rows
-        if any(label_share(form, terms_) >= 1.0 for form in forms[path] for terms_ in wanted)
-        or any(
-            label_share(entity, question_terms(form)) >= 1.0
-            for form in forms[path]
-            for entity in entities
-        )
-    ]
+    listed: list[tuple[str, ...]] = []
+    for entity in entities:
+        wanted = question_terms(entity)
+        naming = {
+            path: (
+                any(label_share(form, wanted) >= 1.0 for form in forms[path]),
+                any(label_share(entity, question_terms(form)) >= 1.0 for form in forms[path]),
+            )
+            for path in rows
+        }
+        # A listed name that is a row's whole label ("RAPT") names that row, not the rows
+        # whose labels hold it ("NC-RAPT (High)").
+        exact = [path for path, (held, holding) in naming.items() if held and holding]
+        listed += exact or [path for path, (held, holding) in naming.items() if held or holding]
     owned = _own_rows(rows, subject)
     counted = _counted_rows(rows, question_text)
     if listed:
@@ -345,6 +358,8 @@ def _named_rows(
     said_words = _words(question_text)
     occurrences = _occurrences(said_words, forms)
     named = []
+    # The words left of a label once those most labels share are dropped, where any are.
+    told: dict[tuple[str, ...], str] = {}
     for path in rows:
         own = []
         for term in terms(labels[path]):
@@ -358,7 +373,23 @@ def _named_rows(
             any(label_share(form, said) >= 1.0 for form in spelled)
         ):
             named.append(path)
-    named = [path for path in rows if path in named or path in counted]
+            dropped = set(terms(labels[path])) - set(own)
+            if dropped and not any(terms_match(term, said) for term in dropped):
+                told[path] = " ".join(own)
+    # A row named by those words alone ("bibliography titles" by "title", the question
+    # saying no "bibliography") is not, where another named row's label is just those words
+    # ("title").
+    whole = [labels[path] for path in named if path not in told]
+    superseded = {
+        path
+        for path, words in told.items()
+        if any(
+            label_share(label, question_terms(words)) >= 1.0
+            and label_share(words, question_terms(label)) >= 1.0
+            for label in whole
+        )
+    }
+    named = [path for path in rows if (path in named and path not in superseded) or path in counted]
     # Beside the paper's own rows one named row counts; alone, one is no filter.
     if refers_to_own(question_text) and owned and len(owned) < len(rows):
         return [path for path in rows if path in owned or path in named]
@@ -575,6 +606,36 @@ def caption_excluded(caption: str) -> frozenset[str]:
         for name in re.split(r",\s*(?:and\s+)?|\s+and\s+", found)
         if norm(name)
     )
+
+
+# What a question leaves out: "(leave out the average)", "excluding the total".
+_LEAVING = r"leav(?:e|ing) out|exclud(?:e|ing)|except(?: for)?|other than|not counting|apart from"
+_LEFT_OUT = re.compile(
+    rf"\b(?:{_LEAVING}|without)\s+(?:the\s+|its\s+|their\s+)?[\w.-]+", re.IGNORECASE
+)
+# The rows a question leaves out, said up to the clause's end: "(leaving out the proposed
+# model)", "excluding BM25 and DPR". "Without" says how a row was run, not which rows.
+_ROWS_LEFT_OUT = re.compile(rf"\b(?:{_LEAVING})\s+([^.,;:()?]+)", re.IGNORECASE)
+
+
+# Left out, "the full model" (of an ablation) is the paper's own; asked for, it is one row
+# among the variants.
+_FULL_MODEL = re.compile(r"\bfull\s+(?:model|method|system|approach)\b", re.IGNORECASE)
+
+
+def _left_out_rows(
+    paths: Iterable[tuple[str, ...]], question_text: str, subject: str
+) -> set[tuple[str, ...]]:
+    """The rows the question leaves out of those it asks for: rows it names there in full,
+    and the paper's own rows where it points at them ("leaving out the proposed model")."""
+    paths = list(paths)
+    out: set[tuple[str, ...]] = set()
+    for match in _ROWS_LEFT_OUT.finditer(question_text):
+        said = question_terms(match[1])
+        if refers_to_own(match[1]) or _FULL_MODEL.search(match[1]):
+            out.update(_own_rows(paths, subject))
+        out.update(path for path in paths if label_share(printed_label(path[-1]), said) >= 1.0)
+    return out
 
 
 # "A single frame" is one frame.
@@ -803,7 +864,7 @@ def _spaced_signs(labels: Sequence[str]) -> Callable[[str], str]:
     return lambda key: key
 
 
-def _key_header_level(grid: Grid, key: str) -> int | None:
+def key_header_level(grid: Grid, key: str) -> int | None:
     """The row-path level of the one label column whose header names the key column
     ("Dataset" among "Domain | Dataset | Reference | Task"), counted from the innermost."""
     labels = label_column_count(grid)
@@ -945,6 +1006,8 @@ def _project_cells(
     # Rows the caption leaves out of its comparison ("We bold the best results excluding Copy
     # and Ground Truth") meet no bound and win no comparison.
     excluded = caption_excluded(caption)
+    left_out = _left_out_rows(kept, question_text, subject)
+    kept = [path for path in kept if path not in left_out]
     candidates = {
         path: rows[path] for path in kept if norm(printed_label(path[-1])) not in excluded
     }
@@ -1056,11 +1119,18 @@ def _repeating_level(paths: dict[Slot, tuple[str, ...]], values: list[TableColum
         if best < MIN_COLUMN_MATCH:
             continue
         tied = [paths[j] for j, share in held.items() if share >= best]
+        # A header printing the name as it is ("BLEU") beats those printing it in a longer
+        # one ("Self-BLEU").
+        tied = [path for path in tied if norm(column.name) in map(norm, path)] or tied
         depth = len(tied[0])
         if len(tied) < 2 or depth < 2 or any(len(path) != depth for path in tied):
             return None
         found |= {i for i in range(depth) if len({path[i] for path in tied}) > 1}
     return found.pop() if len(found) == 1 else None
+
+
+# A header saying what it is: "Dataset: QQP 50K".
+_NAMED_HEADER = re.compile(r"^([A-Za-z][\w -]*):\s*\S")
 
 
 def _key_text(label: str, key: str) -> str:
@@ -1162,6 +1232,13 @@ def _across_row(
         if len(cell.column_path) == depth
     ]
     labels = [_key_text(cell.column_path[level], keys[0].name) for cell in across]
+    # Headers saying what they are ("Dataset: QQP 50K") are not what a key column naming
+    # something else holds ("Model"): read across, the row would answer another question.
+    said = [found[1] for label in labels if (found := _NAMED_HEADER.match(label))]
+    if len(said) == len(labels) and not any(
+        label_share(key.name, question_terms(name)) >= 1.0 for name in said for key in keys
+    ):
+        return None
     unasked = _unasked_summaries(labels, question_text, keys)
     for cell, label in zip(across, labels, strict=True):
         path = cell.column_path
@@ -1194,14 +1271,6 @@ def _unasked_summaries(
         for label in labels
         if norm(label) in summaries and not (terms(label) and set(terms(label)) <= question)
     }
-
-
-# What a question leaves out: "(leave out the average)", "excluding the total".
-_LEFT_OUT = re.compile(
-    r"\b(?:leav(?:e|ing) out|exclud(?:e|ing)|except(?: for)?|without|not counting|apart from)"
-    r"\s+(?:the\s+|its\s+|their\s+)?[\w.-]+",
-    re.IGNORECASE,
-)
 
 
 def _number_form(text: str) -> str:
@@ -1254,7 +1323,7 @@ def project(
             subject,
             glossary,
             own_column,
-            [_key_header_level(read, key.name) for key in keys],
+            [key_header_level(read, key.name) for key in keys],
             caption,
         )
         if not rows or fit <= 0:
@@ -1279,7 +1348,7 @@ def project(
         if best is None or found.rank > best.rank:
             best = found
     # Where the row labels' header names the key column ("Method"), the rows are the keys.
-    named_key = any(_key_header_level(grid, key.name) is not None for key in keys)
+    named_key = any(key_header_level(grid, key.name) is not None for key in keys)
     across = (
         None
         if named_key

@@ -170,6 +170,8 @@ class Synthesis:
     # (littrace.read.localize.ground_evidence).
     grounds: list[Fact] = field(default_factory=list)
     computed: bool = False
+    # The grounds are the cells a table answer's rows were read off: each table is evidence.
+    rows_read: bool = False
 
 
 class Synthesizer(Protocol):

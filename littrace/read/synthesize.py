@@ -730,9 +730,18 @@ def synthesize(data: SynthesisInput) -> Synthesis:
         answer["freeform"] = {"text": text}
         steps.append({"step": "freeform", "text": text})
 
-    if not grounds and table_grounds:
+    rows_read = not grounds and bool(table_grounds)
+    if rows_read:
         grounds, from_operands = table_grounds, table_stated
     chunk_ids = list(dict.fromkeys(f.chunk_id for f in facts if f.chunk_id))
     return Synthesis(
-        answer, list(data.papers), chunk_ids, facts, "heuristic", steps, grounds, from_operands
+        answer,
+        list(data.papers),
+        chunk_ids,
+        facts,
+        "heuristic",
+        steps,
+        grounds,
+        from_operands,
+        rows_read,
     )

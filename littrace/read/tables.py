@@ -45,6 +45,7 @@ from littrace.read.projection import (
     ROWS_NAMED,
     Projection,
     compared_rows,
+    key_header_level,
     project,
 )
 from littrace.read.records import Fact, PaperContext, SynthesisInput
@@ -111,17 +112,17 @@ FigureTable = tuple[PaperObject, tuple[tuple[str, ...], ...]]
 
 class ReadRows(NamedTuple):
     """Rows read off tables: each entity's raw values, the cells read, how, and whether the
-    question names the rows read (or the one row read across its columns)."""
+    question chose the rows read (:attr:`~littrace.read.projection.Projection.chooses_rows`)."""
 
     entities: list[tuple[str, dict[str, Any]]]
     facts: list[Fact]
     how: str
-    named: bool = False
+    chosen: bool = False
 
 
 class TableAnswer(NamedTuple):
     """A table answer: its typed rows, the facts they rest on, how the rows were chosen, and
-    its evidence: the cells of a table whose rows the question names, or the sentences
+    its evidence: the cells of a table whose rows the question chose, or the sentences
     stating values no table holds (``stated``), which stand where the localizer sought a
     printed value."""
 
@@ -439,7 +440,7 @@ def _read_projection(
         how += f", row {projection.across!r} across its columns"
     if projection.narrowed_by:
         how += f", {projection.narrowed_by}"
-    return ReadRows(entities, facts, how, projection.names_rows)
+    return ReadRows(entities, facts, how, projection.chooses_rows)
 
 
 def _located_value(
@@ -622,7 +623,7 @@ def _union_rows(
             found is None
             or not found[1].rows
             or found[1].fit < _UNION_FIT
-            or not (found[1].narrowed_by or found[1].across)
+            or not found[1].chooses_rows
         ):
             continue
         read.append((context, _read_projection(context, *found, keys[0])))
@@ -646,7 +647,89 @@ def _union_rows(
             entities.append((label, {**raw, **unread}))
     facts = [fact for _, rows in read for fact in rows.facts]
     how = "; ".join(f"{context.paper_id}: {rows.how}" for context, rows in read)
-    return ReadRows(entities, facts, how, all(rows.named for _, rows in read))
+    return ReadRows(entities, facts, how, all(rows.chosen for _, rows in read))
+
+
+def _name_word(word: str) -> bool:
+    """Whether a caption's word may be part of a name: capitalised or holding digits ("GPT2
+    Medium"), not "adapt" nor "the model"."""
+    return word[:1].isupper() or any(char.isdigit() for char in word)
+
+
+def _named_in(caption: str) -> set[str]:
+    """The terms of the words of ``caption`` that may be part of a name."""
+    return {term for word in caption.split() if _name_word(word) for term in terms(word)}
+
+
+def _caption_name(caption: str, distinct: set[str], said: set[str]) -> str:
+    """The name a caption prints around the first of its ``distinct`` terms, as long as the
+    question (``said``) prints each of its words: "GPT2 Medium" of "... to adapt GPT2 Medium
+    for paraphrase generation ..."."""
+    words = caption.split()
+    named = [bool(terms(word)) and set(terms(word)) <= said and _name_word(word) for word in words]
+    first = next(
+        i for i, word in enumerate(words) if _name_word(word) and distinct & set(terms(word))
+    )
+    start = end = first
+    while start > 0 and named[start - 1]:
+        start -= 1
+    while end + 1 < len(words) and named[end + 1]:
+        end += 1
+    return " ".join(words[start : end + 1]).strip(".,;:()")
+
+
+def _captioned_rows(
+    data: SynthesisInput, context: PaperContext, keys: Sequence[TableColumn]
+) -> ReadRows | None:
+    """Rows of sibling tables that the question tells apart by their captions: the same
+    rows read off each ("RAPT" across "QQP 50K" and "MSRPC" in one table for GPT2 Medium,
+    another for GPT2 Large), each caption printing words the others' do not and the
+    question does, which name the key column no header carries ("Backbone"); or None."""
+    schema = data.question.table_schema or []
+    said = set(terms(data.question.question))
+    for key in keys:
+        rest = [column for column in schema if column is not key]
+        if not any(column.is_row_key for column in rest):
+            continue
+        siblings: dict[frozenset[str], list[tuple[PaperObject, Projection]]] = {}
+        for obj in paper_tables(context):
+            # A key column a header names ("Method") is read off the table, not its caption.
+            if key_header_level(obj.cells, key.name) is not None:
+                continue
+            found = project(
+                obj.cells,
+                rest,
+                data.question.question,
+                data.plan.rows,
+                subject_name(context),
+                table_glossary(context, obj),
+                caption=obj.caption,
+            )
+            if found is not None and found.rows and found.chooses_rows:
+                rows = frozenset(norm(row.key) for row in found.rows)
+                siblings.setdefault(rows, []).append((obj, found))
+        for group in siblings.values():
+            captions = [_named_in(obj.caption) for obj, _ in group]
+            distinct = [
+                (own - set().union(*(c for c in captions if c is not own))) & said
+                for own in captions
+            ]
+            # The siblings the question tells apart; another table reading the same rows
+            # ("Comparison with prior work") is none of them.
+            told = [(member, own) for member, own in zip(group, distinct, strict=True) if own]
+            if len(told) < 2:
+                continue
+            entities: list[tuple[str, dict[str, Any]]] = []
+            facts: list[Fact] = []
+            hows: list[str] = []
+            for (obj, found), own in told:
+                read = _read_projection(context, obj, found, rest[0])
+                name = _caption_name(obj.caption, own, said)
+                entities += [(label, {**raw, key.name: name}) for label, raw in read.entities]
+                facts += read.facts
+                hows.append(f"{read.how} ({key.name} {name!r} by its caption)")
+            return ReadRows(entities, facts, "; ".join(hows), True)
+    return None
 
 
 def _labelled_rows(
@@ -721,9 +804,10 @@ def figure_table(obj: PaperObject, labelled: Sequence[tuple[str, str]]) -> Figur
 def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> TableAnswer:
     """The typed rows of a table answer, the facts they rest on, how the rows were chosen and
     its evidence (:class:`TableAnswer`); ``figures``: the tables located figures print
-    (:func:`figure_table`). The cells read are the evidence when the rows are read off one
-    paper's table whose rows the question names: a table chosen on its headers alone may be
-    the wrong one, where the localizer's is no worse."""
+    (:func:`figure_table`). The cells read are the evidence when the rows are read off a
+    paper's table whose rows the question chose (by name, bound, comparison or condition):
+    a table chosen on its headers alone may be the wrong one, where the localizer's is no
+    worse."""
     schema = data.question.table_schema or []
     keys = [c for c in schema if c.is_row_key] or schema[:1]
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
@@ -739,7 +823,10 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
             return TableAnswer(unioned_rows, unioned.facts, unioned.how, unioned.facts)
     if not paper_key:
         projected = (
-            _projected_rows(data, source, keys[0], figures=figures)
+            (
+                (_captioned_rows(data, source, keys) if len(keys) > 1 else None)
+                or _projected_rows(data, source, keys[0], figures=figures)
+            )
             if source is not None
             else _cross_paper_rows(data, works, keys[0])
         )
@@ -757,7 +844,7 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
         if projected is not None:
             projected_rows = assemble_rows(schema, projected.entities)
             if projected_rows:
-                grounds = projected.facts if projected.named else []
+                grounds = projected.facts if projected.chosen else []
                 return TableAnswer(projected_rows, projected.facts, projected.how, grounds)
         # Rows the question lists are read by the ledger below.
         labelled = (

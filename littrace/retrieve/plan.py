@@ -352,8 +352,15 @@ def _name_spans(text: str) -> list[_Span]:
             span = _Span(
                 text[last.start : span.end], last.start, span.end, last.strong or span.strong
             )
+        # A size printed after a name is part of it: "QQP 50K", "LLaMA 7B".
+        sized = _SIZE_AFTER.match(text, span.end)
+        if sized:
+            span = _Span(text[span.start : sized.end()], span.start, sized.end(), span.strong)
         kept.append(span)
     return kept
+
+
+_SIZE_AFTER = re.compile(r"\s+\d+(?:\.\d+)?[KMBT]\b")
 
 
 # Lower-case words after a hyphen that name a variant rather than describe ("LAION-multi",
@@ -444,16 +451,20 @@ def _enumerations(spans: list[_Span], text: str, weak: int = 0) -> list[list[_Sp
 
 # A name in parentheses right after a listed name: "Dense-w.o.long (MCLS)".
 _PARENTHESIZED_NAME = re.compile(r"\s*\(([A-Z][\w.+-]*)\)")
+# A capitalised word naming a variant: "High" of "NC-RAPT (High)".
+_VARIANT_WORD = re.compile(r"[A-Z][a-z]+")
 
 
 def _told_apart(run: list[_Span], text: str) -> list[_Span]:
     """The listed names with the parenthesized name printed after one that is listed twice,
-    which tells the two apart ("Dense-w.o.long and Dense-w.o.long (MCLS)")."""
+    which tells the two apart ("Dense-w.o.long and Dense-w.o.long (MCLS)"), or with the
+    variant a capitalised word in parentheses names ("NC-RAPT (High)" of "(Med)" and
+    "(Low)")."""
     seen = Counter(span.text for span in run)
     told: list[_Span] = []
     for span in run:
         after = _PARENTHESIZED_NAME.match(text, span.end)
-        if seen[span.text] > 1 and after:
+        if after and (seen[span.text] > 1 or _VARIANT_WORD.fullmatch(after[1])):
             span = _Span(f"{span.text} ({after[1]})", span.start, after.end(), span.strong)
         told.append(span)
     return told

@@ -123,3 +123,12 @@ def test_faster_is_the_lower_time_unless_the_values_measure_a_speed() -> None:
     assert found.holds(900.0, 400.0, measures="Throughput (tokens/s)")
     slower = comparison_of("Which runs are slower than the baseline?")
     assert slower is not None and slower.holds(2.0, 1.0) and not slower.holds(1.0, 2.0)
+
+
+def test_longer_and_shorter_compare_durations_and_lengths() -> None:
+    # dev8 x2_07: "took longer than TinyTNAS" is the higher search time.
+    found = comparison_of("On which datasets did the framework take longer than TinyTNAS?")
+    assert found is not None and (found.right, found.relation) == ("TinyTNAS", "higher")
+    assert found.holds(332.53, 151.72) and not found.holds(151.85, 241.79)
+    shorter = comparison_of("Which datasets have shorter summaries than BillSum?")
+    assert shorter is not None and shorter.holds(163.0, 174.0)

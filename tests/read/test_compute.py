@@ -451,3 +451,21 @@ def test_an_operand_named_as_the_best_of_a_group_is_the_groups_best() -> None:
     assert (
         computed_for("On CLS, by how many points does SPECTER lead co-view fine-tuning?") == "1.2"
     )
+
+
+def test_two_cells_of_one_row_under_two_measures_in_two_settings_are_no_operands() -> None:
+    # ToolLLM (ICLR 2024) Table 5, trimmed (dev8 x2_10): of the "→ReACT" row, "I1-Cat. Pass"
+    # less "Average Win" is 11.0, an option; the drop asked is the Average Pass column's.
+    grid = (
+        ("", "I1-Cat.", "", "Average", ""),
+        ("Model", "Pass", "Win", "Pass", "Win"),
+        ("ToolLLaMA", "75.0", "-", "61.0", "-"),
+        ("→ReACT", "24.0", "16.0", "15.0", "13.0"),
+    )
+    paper = context(cells=grid, method="ToolLLM")
+    text = "By how many points does its average pass rate drop when ReACT is used instead?"
+    data = SynthesisInput(
+        ask(text, ["19.41", "11.0", "3.8", "46.0"]), Plan(), ["p1"], {"p1": paper}, {}, []
+    )
+    computed = computed_value(data, ["19.41", "11.0", "3.8", "46.0"])
+    assert computed is None or computed.text != "11.0"

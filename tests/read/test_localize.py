@@ -452,6 +452,32 @@ def test_the_table_an_answer_was_read_off_is_its_evidence() -> None:
     ]
 
 
+def test_rows_read_off_two_tables_of_one_paper_have_both_as_evidence() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.document import Chunk
+    from littrace.read.records import EvidenceItem, Fact
+
+    # The same rows read under GPT2 Medium (Table 4) and GPT2 Large (Table 5) (dev7 w3_08).
+    medium = grid_table("4", "Table 4: GPT2 Medium.", (("Method", "BLEU"), ("RAPT", "31.61")))
+    large = grid_table("5", "Table 5: GPT2 Large.", (("Method", "BLEU"), ("RAPT", "31.16")))
+    chunks = [
+        Chunk(f"p1#009{n}", "p1", "table", 4, f"Table {n}", object_id=f"Table {n}") for n in (4, 5)
+    ]
+    paper = replace(context(), objects=(medium, large), chunks=(*context().chunks, *chunks))
+    found = EvidenceItem("p1", "table", {"page": 4, "table_id": "Table 4"}, 0.8)
+    read_off = [
+        Fact("p1", "p1#0094", "31.61", 31.61),
+        Fact("p1", "p1#0094", "10.61", 10.61),
+        Fact("p1", "p1#0095", "31.16", 31.16),
+    ]
+    grounded = ground_evidence([found], read_off, {"p1": paper}, rows_read=True)
+    assert [item.submission()["locator"]["table_id"] for item in grounded] == ["Table 4", "Table 5"]
+    # Cells a choice rests on point at the first table read: the others only support it.
+    chosen = ground_evidence([found], read_off, {"p1": paper})
+    assert [item.submission()["locator"]["table_id"] for item in chosen] == ["Table 4"]
+
+
 def test_the_sentence_an_answer_was_read_or_computed_from_is_its_evidence() -> None:
     from littrace.read.records import EvidenceItem, Fact
 

@@ -1360,3 +1360,154 @@ def test_rows_compared_with_a_row_the_question_names() -> None:
     assert found.narrowed_by == "rows whose MMLU-Pro is lower than Baseline's"
     above = project(held_out, schema, "Which methods score higher than ACE on MMLU-Pro?")
     assert above is not None and [row.key for row in above.rows] == ["Baseline", "Dynamic"]
+
+
+def test_a_value_column_repeating_under_groups_reads_the_header_printing_its_name_alone() -> None:
+    # arXiv 2022 RAPT Table 5: "BLEU" beside "Self-BLEU" under each dataset (dev7 w3_08).
+    grid = (
+        ("Method", "Dataset: QQP 50K", "", "", "Dataset: MSRPC", "", ""),
+        ("", "Self-BLEU", "BLEU", "iBLEU", "Self-BLEU", "BLEU", "iBLEU"),
+        ("LoRA", "52.96", "29.67", "4.88", "86.11", "44.88", "5.58"),
+        ("RAPT", "41.11", "31.16", "9.48", "86.06", "47.80", "7.64"),
+    )
+    found = project(
+        grid,
+        _schema("Dataset", "BLEU", "iBLEU"),
+        "What BLEU and iBLEU does RAPT get on QQP 50K and MSRPC?",
+    )
+    assert found is not None and found.across == "RAPT"
+    read = [(row.key, row.values["BLEU"].text, row.values["iBLEU"].text) for row in found.rows]
+    assert read == [("QQP 50K", "31.16", "9.48"), ("MSRPC", "47.80", "7.64")]
+
+
+# SemEAGAT (JPCS 2022) Table 1, trimmed: baselines and the proposed model (last).
+EVENT_DETECTION = (
+    ("Method", "P", "R", "F1"),
+    ("DMCNN", "75.6", "63.6", "69.1"),
+    ("HBTNGMA", "77.9", "69.1", "73.3"),
+    ("MOGANED", "79.5", "72.3", "75.7"),
+    ("SemEAGAT", "80.2", "74.1", "77.0"),
+)
+
+
+def test_rows_the_question_leaves_out_are_not_read() -> None:
+    schema = _schema("Method", "P", "R", "F1")
+    question = (
+        "Among the systems it compares against (leaving out the proposed model), which reach "
+        "a precision of at least 77%? Give their P, R and F1."
+    )
+    found = project(EVENT_DETECTION, schema, question, subject="SemEAGAT")
+    assert found is not None and [row.key for row in found.rows] == ["HBTNGMA", "MOGANED"]
+    # Named outright, as leaving out the paper's own rows needs the question to point at them.
+    named = project(
+        EVENT_DETECTION,
+        schema,
+        "Which systems reach a precision of at least 77%, excluding MOGANED?",
+        subject="SemEAGAT",
+    )
+    assert named is not None and [row.key for row in named.rows] == ["HBTNGMA", "SemEAGAT"]
+    kept = project(EVENT_DETECTION, schema, "Which systems reach a precision of at least 77%?")
+    assert kept is not None and len(kept.rows) == 3
+
+
+def test_a_venue_describing_a_paper_names_no_row() -> None:
+    # The EACL 2023 survey's dataset table lists an "arXiv" dataset (dev6 v2_01).
+    grid = (
+        ("Dataset", "Source words", "Summary words"),
+        ("arXiv", "5906", "163"),
+        ("BillSum", "1284", "174"),
+        ("MultiNews", "2103", "263"),
+    )
+    schema = _schema("Dataset", "Source words", "Summary words")
+    asked = "For BillSum and MultiNews, what source and summary lengths does the {} report?"
+    found = project(grid, schema, asked.format("arXiv 2022 paper"))
+    assert found is not None and [row.key for row in found.rows] == ["BillSum", "MultiNews"]
+    # Asked for as a dataset, it is a row.
+    asked_for = project(
+        grid, schema, "For arXiv, BillSum and MultiNews, what lengths are reported?"
+    )
+    assert asked_for is not None and len(asked_for.rows) == 3
+
+
+def test_a_name_that_is_a_row_label_names_that_row_not_the_rows_holding_it() -> None:
+    # arXiv 2022 RAPT Table 5 (dev8 x1_06) and NAACL 2018 Table 1 (dev8 x2_02).
+    grid = (
+        ("Method", "iBLEU", "SARI"),
+        ("LoRA", "5.58", "33.62"),
+        ("RAPT", "7.64", "34.57"),
+        ("NC-RAPT (High)", "8.18", "39.50"),
+        ("NC-RAPT (Med)", "6.47", "30.89"),
+        ("NC-RAPT (Low)", "5.90", "27.42"),
+    )
+    schema = _schema("Method", "iBLEU", "SARI")
+    question = "How do RAPT and NC-RAPT (High) score with GPT2 Medium? Report iBLEU and SARI."
+    found = project(grid, schema, question, ["RAPT", "NC-RAPT (High)"])
+    assert found is not None and [row.key for row in found.rows] == ["RAPT", "NC-RAPT (High)"]
+    # A name no label is in full names every row holding it.
+    family = project(grid, schema, "How does each NC-RAPT variant score?", ["NC-RAPT", "LoRA"])
+    assert family is not None
+    assert {"NC-RAPT (High)", "NC-RAPT (Med)", "NC-RAPT (Low)"} <= {row.key for row in family.rows}
+    fields = (
+        ("Field", "Precision", "Recall", "F1"),
+        ("title", "85.5", "85.5", "85.5"),
+        ("authors", "92.1", "92.1", "92.1"),
+        ("bibliography titles", "89.3", "89.4", "89.3"),
+        ("bibliography authors", "97.1", "97.0", "97.0"),
+        ("bibliography venues", "91.7", "89.7", "90.7"),
+    )
+    asked = "The parser pulls out the title and authors. What P, R and F1 does it get on them?"
+    read = project(fields, _schema("Field", "Precision", "Recall", "F1"), asked)
+    assert read is not None and [row.key for row in read.rows] == ["title", "authors"]
+    both = project(
+        fields,
+        _schema("Field", "F1"),
+        "What F1 do bibliography titles and bibliography authors get?",
+    )
+    assert both is not None and [row.key for row in both.rows] == [
+        "bibliography titles",
+        "bibliography authors",
+    ]
+
+
+def test_the_full_model_left_out_is_the_papers_own_row() -> None:
+    # ACL 2020 SPECTER Table 2, trimmed (dev8 x3_08).
+    grid = (
+        ("Model", "CLS", "Avg."),
+        ("SPECTER", "84.2", "80.0"),
+        ("+ venue", "84.5", "79.9"),
+        ("No hard negatives", "82.4", "78.4"),
+        ("Start w/ BERT-Large", "81.7", "77.5"),
+        ("No abstract", "82.2", "76.8"),
+    )
+    question = "Which variants (other than the full model itself) keep an average above 77.0?"
+    found = project(grid, _schema("Variant", "CLS", "Avg."), question, subject="SPECTER")
+    assert found is not None and [row.key for row in found.rows] == [
+        "+ venue",
+        "No hard negatives",
+        "Start w/ BERT-Large",
+    ]
+
+
+def test_no_row_is_read_across_headers_saying_they_hold_what_no_key_column_asks_for() -> None:
+    # arXiv 2022 RAPT Table 5 (dev h12_08): rows of models asked for, under "Dataset: X".
+    grid = (
+        ("Method", "Dataset: QQP 50K", "", "Dataset: MSRPC", ""),
+        ("", "BLEU", "Self-BLEU", "BLEU", "Self-BLEU"),
+        ("LoRA", "29.67", "52.96", "44.88", "86.11"),
+        ("Ours", "", "", "", ""),
+        ("RAPT", "31.16", "41.11", "47.80", "86.06"),
+        ("NC-RAPT (High)", "26.33", "25.04", "41.40", "69.33"),
+        ("NC-RAPT (Low)", "32.03", "71.29", "48.86", "94.32"),
+    )
+    question = (
+        "On the 50K split of Quora Question Pairs, what BLEU and Self-BLEU do RAPT and each "
+        "of its novelty-conditioned versions get?"
+    )
+    found = project(grid, _schema("Model", "BLEU", "Self-BLEU"), question)
+    assert found is not None and not found.across
+    assert ("RAPT", "31.16") in [(row.key, row.values["BLEU"].text) for row in found.rows]
+    # Asked for by what the headers say they hold, the row is read across them.
+    by_dataset = project(
+        grid, _schema("Dataset", "BLEU"), "What BLEU does RAPT get on QQP 50K and MSRPC?"
+    )
+    assert by_dataset is not None and by_dataset.across == "RAPT"

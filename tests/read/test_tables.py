@@ -690,3 +690,87 @@ def test_the_asked_cell_is_the_same_under_every_hash_seed() -> None:
     assert printed == {
         "CellMatch(value='3573.73', row='UCI-HAR', column='Random Search', score=1.0)\n"
     }
+
+
+def test_sibling_tables_told_apart_by_their_captions_key_the_rows_read_off_each() -> None:
+    # arXiv 2022 RAPT: Table 4 adapts GPT2 Medium, Table 5 GPT2 Large (dev7 w3_08).
+    def results(*values: str) -> tuple:
+        return (
+            ("Method", "Dataset: QQP 50K", "", "Dataset: MSRPC", ""),
+            ("", "BLEU", "iBLEU", "BLEU", "iBLEU"),
+            ("LoRA", "26.68", "3.98", "44.57", "5.12"),
+            ("RAPT", *values),
+        )
+
+    medium = context("pa", "RAPT", cells=results("31.61", "10.61", "45.08", "7.60"))
+    medium = replace(
+        medium,
+        objects=tuple(
+            replace(obj, caption="Table 1: Approaches to adapt GPT2 Medium for paraphrasing.")
+            if obj.kind == "table"
+            else obj
+            for obj in medium.objects
+        ),
+    )
+    paper = with_second_table(
+        medium,
+        results("31.16", "9.48", "47.80", "7.64"),
+        "Table 2: Approaches to adapt GPT2 Large for paraphrasing.",
+    )
+    # A third table reads the same rows; its caption tells it apart by no name the question
+    # prints ("GPT2 medium" is said of another table's models, lower case).
+    prior = next(obj for obj in paper.objects if obj.object_id == "Table 2")
+    paper = replace(
+        paper,
+        objects=(
+            *paper.objects,
+            replace(
+                prior,
+                object_id="Table 3",
+                number="3",
+                caption="Table 3: Comparison with prior work. Our models are based on GPT2 medium.",
+                cells=results("34.09", "14.33", "30.2", "7.0"),
+            ),
+        ),
+        chunks=(*paper.chunks, replace(paper.chunks[-1], object_id="Table 3")),
+    )
+    schema = [
+        TableColumn(name="Backbone", type="string", is_row_key=True),
+        TableColumn(name="Dataset", type="string", is_row_key=True),
+        TableColumn(name="BLEU", type="number", is_row_key=False),
+        TableColumn(name="iBLEU", type="number", is_row_key=False),
+    ]
+    question = table_question(
+        "The paper reports its results with a GPT2 Medium backbone and repeats them with GPT2 "
+        "Large. What BLEU and iBLEU does RAPT get on QQP 50K and MSRPC under each backbone?",
+        schema,
+    )
+    rows, _, how, *_ = table_rows(SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, []))
+    assert [(r["Backbone"], r["Dataset"], r["BLEU"], r["iBLEU"]) for r in rows] == [
+        ("GPT2 Medium", "QQP 50K", 31.61, 10.61),
+        ("GPT2 Medium", "MSRPC", 45.08, 7.6),
+        ("GPT2 Large", "QQP 50K", 31.16, 9.48),
+        ("GPT2 Large", "MSRPC", 47.8, 7.64),
+    ]
+    assert "by its caption" in how
+    # The caption keys the column no header names, whichever key comes first.
+    by_method = [
+        TableColumn(name="Method", type="string", is_row_key=True),
+        TableColumn(name="Backbone", type="string", is_row_key=True),
+        TableColumn(name="iBLEU", type="number", is_row_key=False),
+    ]
+    methods = table_question(
+        "How do RAPT and LoRA score on QQP 50K when the adapted model is GPT2 Medium versus "
+        "GPT2 Large? Report iBLEU for each method and backbone.",
+        by_method,
+    )
+    rows, *_ = table_rows(SynthesisInput(methods, Plan(), ["pa"], {"pa": paper}, {}, []))
+    assert {(r["Method"], r["Backbone"]) for r in rows} == {
+        (method, backbone)
+        for method in ("RAPT", "LoRA")
+        for backbone in ("GPT2 Medium", "GPT2 Large")
+    }
+    # A question naming one backbone reads its table alone.
+    one = replace_text(question, "and repeats them with GPT2 Large", "only")
+    rows, *_ = table_rows(SynthesisInput(one, Plan(), ["pa"], {"pa": paper}, {}, []))
+    assert [row["BLEU"] for row in rows] == [31.61, 45.08]

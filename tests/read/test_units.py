@@ -1372,3 +1372,38 @@ def test_a_row_of_nothing_is_named_by_what_the_question_says_is_left_out() -> No
     assert label_share("None", question_terms("the median time with no hints")) == 1.0
     assert label_share("None", question_terms("trained without any augmentation")) == 1.0
     assert label_share("None", question_terms("the median time with gold hints")) == 0.0
+
+
+# InternVL (CVPR 2024) Table 16, trimmed: dataset names printed slanted over narrow columns,
+# the converter setting them on staggered lines, one to a column (dev8 x4_07).
+STAGGERED = (
+    ("", "", "", "", "FGVC Aircraft", ""),
+    ("", "", "CIFAR-100", "Caltech-101", "", "Country-211"),
+    ("", "CIFAR-10", "", "", "", ""),
+    ("method", "", "", "", "", ""),
+    ("EVA-02-CLIP-E+", "99.3", "93.1", "90.5", "54.1", "35.7"),
+    ("InternVL-C (ours)", "99.4", "93.2", "89.5", "52.7", "34.1"),
+)
+
+
+def test_staggered_headers_one_to_a_column_span_nothing_read_either_way() -> None:
+    cells = table_cells(STAGGERED)
+    caltech = next(c for c in cells if c.text == "89.5")
+    assert caltech.column_path == ("Caltech-101",)
+    assert {c.column_path for c in cells} == {
+        ("CIFAR-10",),
+        ("CIFAR-100",),
+        ("Caltech-101",),
+        ("FGVC Aircraft",),
+        ("Country-211",),
+    }
+    # Read transposed, each staggered label is its row's whole label.
+    flipped = table_cells(transposed(STAGGERED), flipped=True)
+    assert next(c for c in flipped if c.text == "89.5").row_path == ("Caltech-101",)
+    assert {c.row_path for c in flipped} == {
+        ("CIFAR-10",),
+        ("CIFAR-100",),
+        ("Caltech-101",),
+        ("FGVC Aircraft",),
+        ("Country-211",),
+    }

@@ -200,6 +200,20 @@ def test_a_name_listed_twice_is_told_apart_by_the_name_in_parentheses_after_it()
     assert plan.rows == ["Dense-w.o.long", "Dense-w.o.long (MCLS)"]
 
 
+def test_a_capitalised_word_in_parentheses_after_a_listed_name_names_its_variant() -> None:
+    # dev8 x1_06: "NC-RAPT (High)" among "NC-RAPT (Med)" and "NC-RAPT (Low)".
+    text = "How do RAPT and NC-RAPT (High) score on MSRPC? Report iBLEU and SARI."
+    plan = heuristic_plan(ask(text, columns=[("Method", True), ("iBLEU", False)]))
+
+    assert plan.rows == ["RAPT", "NC-RAPT (High)"]
+    # A parenthesis saying more than a name is no part of one.
+    said = "How do RAPT and NC-RAPT (the high-novelty variant) score? Report iBLEU."
+    assert heuristic_plan(ask(said, columns=[("Method", True), ("iBLEU", False)])).rows == [
+        "RAPT",
+        "NC-RAPT",
+    ]
+
+
 def test_a_name_ending_in_a_variant_word_is_a_listed_row_and_its_datasets_no_papers() -> None:
     # dev h13_04: "LAION-multi" names a dataset: "-multi" is a variant, as "-based" is not.
     text = (

@@ -62,6 +62,7 @@ from littrace.read.units.terms import (
     stated_counts,
     terms_match,
     without_contrast,
+    without_paper_places,
 )
 
 __all__ = [
@@ -101,4 +102,5 @@ __all__ = [
     "without_contrast",
     "without_marks",
     "without_own_note",
+    "without_paper_places",
 ]

@@ -428,6 +428,10 @@ def _table_cells(
     # Label columns outer to inner, the one naming the rows last (filled down and labelled by
     # blocks as printed: only where they stand changes).
     order = [j for j in range(labels) if j != naming] + [naming]
+    # Labels staggered over several columns, one to a row (a table of slanted headers read
+    # transposed), are each their row's whole label: none fills down.
+    printed = [[j for j in range(labels) if grid_cell(grid, i, j)] for i in with_values]
+    staggered = all(len(at) == 1 for at in printed) and len({at[0] for at in printed}) >= 2
     cells = []
     section = ""
     # The row a "+ X" row adds X to: the last one above it printing a label of its own.
@@ -469,16 +473,22 @@ def _table_cells(
         if unlabelled and not mostly_numbers(values):
             continue
         group = next((b for b in blocks if i - 1 in b), None)
-        row_path = tuple(
-            _mark_label(label, column_paths[j], j in switches) if j in marks else label
-            for j in order
-            if (
-                label := (_block_label(grid, group, j, titles) if group and j < labels - 1 else "")
-                or own[j]
-                or (
-                    spanning[j].get(i - 1) or _nearest_label(grid, i - 1, j, headers, titles)
-                    if (j < labels - 1 and j not in marks) or unlabelled
-                    else ""
+        row_path = (
+            tuple(label for label in own if label)
+            if staggered
+            else tuple(
+                _mark_label(label, column_paths[j], j in switches) if j in marks else label
+                for j in order
+                if (
+                    label := (
+                        _block_label(grid, group, j, titles) if group and j < labels - 1 else ""
+                    )
+                    or own[j]
+                    or (
+                        spanning[j].get(i - 1) or _nearest_label(grid, i - 1, j, headers, titles)
+                        if (j < labels - 1 and j not in marks) or unlabelled
+                        else ""
+                    )
                 )
             )
         )

@@ -124,6 +124,11 @@ def _periodic(row: Sequence[str], span: int) -> bool:
 def _spanned_rows(grid: Grid, rows: Sequence[int], labels: int, width: int) -> list[list[str]]:
     """The header rows ``rows`` with their spanning headers filled across their spans."""
     headed = {i: [j for j in range(labels, width) if grid_cell(grid, i, j)] for i in rows}
+    # Headers staggered over several lines, one to a column (names printed slanted over
+    # narrow columns: "CIFAR-10 | CIFAR-100 | MNIST | ..." on alternate lines), span nothing.
+    per_column = [sum(j in columns for columns in headed.values()) for j in range(labels, width)]
+    if sum(bool(columns) for columns in headed.values()) >= 2 and set(per_column) == {1}:
+        return [[grid_cell(grid, i, j) for j in range(width)] for i in rows]
     # A row heading one column ("method | avg.", printed at the middle of the header
     # block's height) heads no span; where it heads a column outside the others' extent, it
     # is no row of sub-headers to span over either.

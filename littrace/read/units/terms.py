@@ -280,6 +280,28 @@ def without_contrast(text: str) -> str:
     return _CONTRAST.sub(" ", text)
 
 
+# A paper described by where and when it appeared: "the arXiv 2022 paper", "a 2022 arXiv
+# dataset paper", "an EACL 2023 study".
+_PAPER_NOUN = r"(?:[\w-]+\s+){0,2}(?:paper|preprint|study|work|article)s?\b"
+_PAPER_PLACE = re.compile(
+    rf"\b(?!(?:a|an|the|its|their|this|that)\b)[A-Za-z][\w&.-]*(?=\s+(?:19|20)\d\d\s+{_PAPER_NOUN})"
+    rf"|(?<=\b(?:19|20)\d\d\s)[A-Za-z][\w&.-]*(?=\s+{_PAPER_NOUN})"
+)
+
+
+def without_paper_places(text: str) -> str:
+    """``text`` without the venues that describe papers: "the arXiv 2022 paper" names no
+    "arXiv" dataset.
+
+    Example:
+        >>> without_paper_places("In the arXiv 2022 paper, how long are arXiv documents?")
+        'In the  2022 paper, how long are arXiv documents?'
+        >>> without_paper_places("a 2022 arXiv dataset paper")
+        'a 2022  dataset paper'
+    """
+    return _PAPER_PLACE.sub("", text)
+
+
 def asked_terms(question: str) -> frozenset[str]:
     """The question's terms without those it names only as the contrast of what it asks."""
     contrasted = _tokens(_contrasts(question))
