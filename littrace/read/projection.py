@@ -631,11 +631,16 @@ def _left_out_rows(
     paths = list(paths)
     out: set[tuple[str, ...]] = set()
     for match in _ROWS_LEFT_OUT.finditer(question_text):
-        said = question_terms(match[1])
         if refers_to_own(match[1]) or _FULL_MODEL.search(match[1]):
             out.update(_own_rows(paths, subject))
-        out.update(path for path in paths if label_share(printed_label(path[-1]), said) >= 1.0)
+        out.update(_rows_named_in(paths, match[1]))
     return out
+
+
+def _rows_named_in(paths: Iterable[tuple[str, ...]], text: str) -> list[tuple[str, ...]]:
+    """The rows whose printed label ``text`` names in full."""
+    said = question_terms(text)
+    return [path for path in paths if label_share(printed_label(path[-1]), said) >= 1.0]
 
 
 # "A single frame" is one frame.
@@ -823,8 +828,7 @@ def _rows_against_row(
     comparison = comparison_of(_asking_sentence(question_text))
     if comparison is None or not headers:
         return [], ""
-    said = question_terms(comparison.right)
-    named = [path for path in values if label_share(printed_label(path[-1]), said) >= 1.0]
+    named = _rows_named_in(values, comparison.right)
     if len(named) != 1:
         return [], ""
     column = (

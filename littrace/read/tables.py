@@ -689,7 +689,10 @@ def _captioned_rows(
     said = set(terms(data.question.question))
     for key in keys:
         rest = [column for column in schema if column is not key]
-        if not any(column.is_row_key for column in rest):
+        # The rows of each sibling are keyed by the other key columns, the first of them
+        # their label.
+        rest_key = next((column for column in rest if column.is_row_key), None)
+        if rest_key is None:
             continue
         siblings: dict[frozenset[str], list[tuple[PaperObject, Projection]]] = {}
         for obj in paper_tables(context):
@@ -723,7 +726,7 @@ def _captioned_rows(
             facts: list[Fact] = []
             hows: list[str] = []
             for (obj, found), own in told:
-                read = _read_projection(context, obj, found, rest[0])
+                read = _read_projection(context, obj, found, rest_key)
                 name = _caption_name(obj.caption, own, said)
                 entities += [(label, {**raw, key.name: name}) for label, raw in read.entities]
                 facts += read.facts
