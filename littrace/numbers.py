@@ -41,7 +41,7 @@ __all__ = [
 _NUMBER = re.compile(
     r"(?<![\w.^])(?<!\^[-+−])[-+−]?(?:(?:\d{1,3}(?:,\d{3})+"
     r"|(?<![\[{,])(?<!, )\d{1,3}, \d{3}(?![\d.,\]})-]| ?,)|\d+)(?:\.\d+)?|\.\d+)"
-    r"(?:[eE][-+−]?\d+|(?P<power>\s?[×x·]\s?10(?:\^\{?[-+−]?\d{1,2}\}?|[-−]\d{1,2})(?!\d)))?"
+    r"(?:[eE](?:[-+−]|\s[-−])?\d+|(?P<power>\s?[×x·]\s?10(?:\^\{?[-+−]?\d{1,2}\}?|[-−]\d{1,2})(?!\d)))?"
     r"(?P<unit>\s?%)?"
 )
 # "5 × 10−5" as extraction flattens a superscript, or "5×10^{-5}": the power's exponent.
@@ -73,6 +73,8 @@ def numbers(text: str) -> list[Number]:
         raw = match.group(0)
         unit = "%" if match.group("unit") else ""
         digits = raw.replace("%", "").replace(", ", "").replace(",", "").replace("−", "-")
+        # An exponent's sign set apart by extraction ("1e −4").
+        digits = digits.replace("e -", "e-").replace("E -", "E-")
         digits = digits.strip()
         if match.group("power"):
             mantissa, _, power = digits.partition(match.group("power").strip()[0])
@@ -225,3 +227,32 @@ def without_numbers(text: str) -> str:
     for number in reversed(printed_numbers(text)):
         text = text[: number.start] + text[number.end :]
     return text
+
+
+# Scales a count is printed in: a suffix ("2.27M", "7B") or a word ("81.1 million", a header's
+# "(millions)").
+_SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_SCALE_SUFFIXES = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
+_SCALE = re.compile(
+    r"(?<=\d)\s?(?P<suffix>[KMBT])(?![\w.])|\b(?P<word>(?i:thousand|million|billion|trillion))"
+    r"(?i:s)?\b"
+)
+
+
+def scale_of(text: str, suffixes: bool = True) -> float:
+    """The scale ``text`` prints its numbers in: 1e6 for "2.27M", "81.1 million" or a header's
+    "(millions)", 1.0 when it prints none; with ``suffixes`` off, only a scale in words (a
+    header's "7B" names a model, not the scale of its cells).
+
+    Example:
+        >>> scale_of("2.27M"), scale_of("Removed (millions)"), scale_of("7b"), scale_of("37.5")
+        (1000000.0, 1000000.0, 1.0, 1.0)
+        >>> scale_of("Llama 7B", suffixes=False)
+        1.0
+    """
+    for found in _SCALE.finditer(text):
+        if found["word"]:
+            return _SCALE_WORDS[found["word"].lower()]
+        if suffixes:
+            return _SCALE_SUFFIXES[found["suffix"]]
+    return 1.0

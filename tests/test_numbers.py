@@ -89,6 +89,10 @@ def test_numbers_read_a_power_of_ten_as_one_value_and_same_number_tells_them_apa
     assert [n.value for n in found] == [5e-05, 7e-05, 3.0, 10.0]
     assert same_number(5e-05, "5 × 10−5") and not same_number(7e-05, "5 × 10−5")
     assert same_number(5e-05, "5e-5")
+    # An exponent's sign set apart from its "e" by extraction (a table cell "1e −4"); a
+    # sign after a lone letter is no exponent.
+    assert parse_value("1e −4") == 1e-04 and parse_value("5E -5") == 5e-05
+    assert [n.value for n in numbers("the e -4 item")] == [-4.0]
 
 
 def test_a_number_shown_more_precisely_than_printed_is_not_the_printed_one() -> None:

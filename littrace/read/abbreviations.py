@@ -85,15 +85,44 @@ def _long_form(short: str, before: str) -> str | None:
     return found
 
 
+# A symbol, not an abbreviation: a Greek letter or a sub- or superscript sign in it ("β₋",
+# "β R"); it is defined by the few words printed right before it ("negative (β₋)").
+_SYMBOL = re.compile(r"[\u0370-\u03ff\u2070-\u209f]")
+_SYMBOL_WORDS = 3
+# Words that end the description of a symbol, read right to left.
+_DESCRIPTION_STOP = frozenset({"and", "or", "with", "the", "a", "an", "of", "for", "i.e.", "e.g."})
+
+
+def _described_symbol(before: str) -> str | None:
+    """The words (at most ``_SYMBOL_WORDS``) right before a symbol's parenthesis, back to
+    the first stop word: "with positive (β₊) and negative (β₋)" gives "negative"."""
+    words: list[str] = []
+    for word in reversed(before.split()):
+        if word.lower() in _DESCRIPTION_STOP or not word.strip(",") or word.endswith(","):
+            break
+        words.insert(0, word)
+        if len(words) == _SYMBOL_WORDS:
+            break
+    return " ".join(words) or None
+
+
 @functools.lru_cache(maxsize=1024)
 def definitions(text: str) -> dict[str, str]:
-    """Short form -> long form for every abbreviation ``text`` defines as "long (short)"."""
+    """Short form -> long form for every abbreviation ``text`` defines as "long (short)", and
+    for every symbol it defines by the words before it ("negative (β₋)").
+
+    Example:
+        >>> definitions("full-transistor multipliers with positive (β₊) and negative (β₋)")
+        {'β₊': 'positive', 'β₋': 'negative'}
+    """
     defined: dict[str, str] = {}
     for match in _PARENTHESISED.finditer(text):
         short = match.group(1).strip()
         before = text[: match.start()]
         clause = _CLAUSE_START.match(before)
         found = _long_form(short, before[clause.end() :] if clause else before)
+        if found is None and _SYMBOL.search(short):
+            found = _described_symbol(before[clause.end() :] if clause else before)
         if found and short not in defined:
             defined[short] = found
     return defined

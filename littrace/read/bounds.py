@@ -18,11 +18,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from littrace.numbers import spelled_as_digits
+from littrace.numbers import scale_of, spelled_as_digits
 
-# A number standing alone: "1B" or "1 hundred" is a scale, not a bound of 1.
+# A number standing alone, or with the scale it is said in ("one million" is a bound of
+# 1e6); "1B" or "1 hundred" is no bound of 1.
 _NUMBER = (
-    r"(?P<number>\d+(?:,\d{3})*(?:\.\d+)?)(?!\w|\.\d)(?!\s+(?:hundred|thousand|million|billion)\b)"
+    r"(?P<number>\d+(?:,\d{3})*(?:\.\d+)?)(?!\w|\.\d)"
+    r"(?:\s+(?P<scale>thousand|million|billion|trillion)\b|(?!\s+hundred\b))"
 )
 # Comparison words before a number, by the relation they state.
 _BEFORE = {
@@ -63,9 +65,16 @@ class Bound:
     value: float
     bounded: str
     before: str = ""
+    # The scale the value was said in (1e6 for "one million"): cells are compared at the
+    # scale they print theirs in.
+    scale: float = 1.0
 
-    def holds(self, value: float) -> bool:
-        return _OPERATORS[self.operator](value, self.value)
+    def holds(self, value: float, scale: float = 1.0) -> bool:
+        """Whether ``value``, printed in ``scale`` ("2.27" of "2.27M"), meets the bound; a
+        bound said without a scale is met by the number as printed."""
+        if self.scale == 1.0:
+            return _OPERATORS[self.operator](value, self.value)
+        return _OPERATORS[self.operator](value * scale, self.value * self.scale)
 
 
 # A share said as a fraction bounds a percentage: "at least half of their papers".
@@ -107,7 +116,8 @@ def bound_of(text: str) -> Bound | None:
     bounded = " ".join(match.group("bounded").split()[:_NAMING_WORDS])
     clause = _CLAUSE_BREAK.split(text[: match.start()])[-1]
     before = " ".join(clause.split()[-_NAMING_WORDS:])
-    return Bound(op, float(match.group("number").replace(",", "")), bounded, before)
+    scale = scale_of(match.group("scale") or "")
+    return Bound(op, float(match.group("number").replace(",", "")), bounded, before, scale)
 
 
 # Two quantities compared in a clause: "X scores a higher F1 than Y", "X strictly beats Y",

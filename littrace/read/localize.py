@@ -548,7 +548,8 @@ def ground_evidence(
     choice by alignment rests on, the equation a question describes, the cells and stated
     numbers a value was ``computed`` from, or the cells a table answer's rows were read off,
     ``rows_read``, every table of which is evidence). A table read takes the place of the
-    paper's other table evidence (a sentence read, of its other sentences; an equation or
+    paper's other table evidence (a table a table answer's rows were read off, of its
+    sentences too; a sentence read, of its other sentences; an equation or
     algorithm read, of all its evidence); a number stated in a sentence that a value was
     computed from, of the paper's tables, figures and sentences, where the localizer looked
     for a printed value. Either is the paper's evidence when it has none; citations stay
@@ -577,7 +578,7 @@ def ground_evidence(
         read_in.setdefault(fact.paper_id, []).append(item)
     if not read_in:
         return evidence
-    replaced = _COMPUTED_REPLACES if computed else _READ_REPLACES
+    replaced = _COMPUTED_REPLACES if computed else _ROWS_REPLACE if rows_read else _READ_REPLACES
     grounded: list[EvidenceItem] = []
     placed: set[str] = set()
     for item in evidence:
@@ -610,6 +611,9 @@ _READ_REPLACES: dict[str, set[str]] = {
         "citation_context",
     },
 }
+# What the tables a table answer's rows were read off replace: the paper's other tables and
+# sentences (its rows are in the table, whatever sentence the localizer found).
+_ROWS_REPLACE: dict[str, set[str]] = {**_READ_REPLACES, "table": {"table", "text_span"}}
 # What an operand a value was computed from replaces: where a printed value was sought.
 _COMPUTED_REPLACES: dict[str, set[str]] = {
     "table": {"table"},

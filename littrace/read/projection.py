@@ -71,6 +71,7 @@ from littrace.read.units import (
     named_terms,
     path_score,
     printed_as,
+    printed_scale,
     prints_own,
     question_terms,
     refers_to_own,
@@ -704,7 +705,7 @@ def _bounded_rows(
         for path, cells in rows.items()
         if j in cells
         and (value := cells[j].value) is not None
-        and bound.holds(value)
+        and bound.holds(value, printed_scale(cells[j], named[0]))
         and norm(path[-1]) not in _SUMMARY_ROWS
     ]
     # The words before the bound may say which rows it is put on: "which SciBERT fine-tuning
@@ -717,6 +718,8 @@ def _bounded_rows(
     # answer ("an iBLEU above 6" in the medium model's table).
     if (
         not meeting
+        # A bound said in a scale ("one million") may be on values printed in an unsaid one.
+        and bound.scale == 1.0
         and label_share(
             named[0], question_terms(" ".join([bound.before, *bound.bounded.split()[:1]]))
         )
@@ -737,12 +740,14 @@ def _asking_sentence(question_text: str) -> str:
 
 
 def _best_named(text: str, among: list[str]) -> str | None:
-    """The one name of ``among`` that ``text`` names most, if any names it and none ties."""
+    """The one name of ``among`` that ``text`` names most, then the one it names more of
+    ("SciBERT's" names "SciBERT" in full, "S2ORC-SciBERT" in part), if any names it and none
+    ties."""
     said = question_terms(text)
-    share = {name: named_terms(name, said) for name in among}
-    top = max(share.values(), default=0.0)
+    share = {name: (named_terms(name, said), label_share(name, said)) for name in among}
+    top = max(share.values(), default=(0.0, 0.0))
     named = [name for name in among if share[name] == top]
-    return named[0] if top > 0 and len(named) == 1 else None
+    return named[0] if top[0] > 0 and len(named) == 1 else None
 
 
 def compared_rows(
@@ -975,6 +980,7 @@ def _project_cells(
     own_column: bool = False,
     named_levels: Sequence[int | None] = (),
     caption: str = "",
+    labelled: Mapping[str, int] | None = None,
 ) -> tuple[list[ProjectedRow], dict[str, tuple[str, ...]], float, str]:
     question = asked_terms(question_text)
     keys = [column for column in schema if column.is_row_key] or schema[:1]
@@ -1039,6 +1045,17 @@ def _project_cells(
     # table keyed by language) is a column of the answer, not one of its rows.
     column_names = {norm(column.name) for column in values}
     named = [path for path in named if norm(printed_label(path[-1])) not in column_names]
+    counted = stated_counts(question_text, [key.name for key in keys])
+    # Names that reach fewer rows than the question counts yield to the rows a condition
+    # holds when there are exactly that many ("each source (familiar citations, reencountered
+    # citations, ...)" of the saves: the four rows under "Paper Saves", "RencontrdCite" among
+    # them).
+    if named and counted and len({path[-1] for path in named}) < min(counted):
+        held, _ = _condition_rows(
+            {path: rows[path] for path in kept}, question_text, set(mapped.values())
+        )
+        if len(held) in counted:
+            named = []
     # Names that reach fewer rows than the question counts of what its key column holds
     # ("each of the five retrieval settings" for "Setting", two of them named) leave the
     # table's rows when it holds exactly that many.
@@ -1047,10 +1064,7 @@ def _project_cells(
     # for different adaptation methods").
     if (
         named
-        and not (
-            len(named) < len(kept)
-            and len(kept) in stated_counts(question_text, [key.name for key in keys])
-        )
+        and not (len(named) < len(kept) and len(kept) in counted)
         and not _every_row(question_text, keys, caption)
     ):
         kept, narrowed_by = named, NAMED_ROWS
@@ -1098,12 +1112,21 @@ def _project_cells(
                 for name, j in mapped.items()
                 if j in rows[path]
             },
-            {
-                key.name: printed_label(path[other])
-                for key, other in zip(keys[1:], levels[1:], strict=True)
-            }
-            if by_header
-            else {name: read[path] for name, read in further.items()},
+            (
+                {
+                    key.name: printed_label(path[other])
+                    for key, other in zip(keys[1:], levels[1:], strict=True)
+                }
+                if by_header
+                else {name: read[path] for name, read in further.items()}
+            )
+            # A text column no header over the values names is read off the label column
+            # whose header names it ("Task": "CLS").
+            | {
+                name: printed_label(path[level])
+                for name, level in (labelled or {}).items()
+                if name not in mapped and len(path) >= -level
+            },
         )
         for path in kept
     ]
@@ -1329,6 +1352,13 @@ def project(
             own_column,
             [key_header_level(read, key.name) for key in keys],
             caption,
+            {
+                column.name: level
+                for column in schema
+                if not column.is_row_key
+                and column.type == "string"
+                and (level := key_header_level(read, column.name)) is not None
+            },
         )
         if not rows or fit <= 0:
             continue

@@ -75,6 +75,10 @@ _VENUE_WINDOW = 6
 # Words on either side of a year that say what the question says of that paper ("an
 # academic-paper corpus released in an ACL 2020 paper").
 _WORDS_AROUND = 10
+# A clause describing the paper may run longer; punctuation ends it.
+_CLAUSE_WORDS = 30
+_CLAUSE_BREAK = re.compile(r"[,;:.?!)]$")
+_COORDINATING = frozenset({"and", "but", "while", "whereas", "or"})
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,7 @@ def paper_descriptions(question: str, venues: list[str]) -> list[Description]:
             if norm(v) and (before.endswith(f" {norm(v)}") or after.startswith(f"{norm(v)} "))
         ]
         venue = max(named, key=len) if named else None
-        around = " ".join(words[max(0, index - _WORDS_AROUND) : index + _WORDS_AROUND + 1])
+        around = " ".join(words[max(0, index - _WORDS_AROUND) : _clause_end(words, index)])
         description = Description(int(match.group(1)), venue, around)
         if description in found:
             at = found.index(description)
@@ -124,6 +128,24 @@ def paper_descriptions(question: str, venues: list[str]) -> list[Description]:
         else:
             found.append(description)
     return found
+
+
+def _clause_end(words: list[str], index: int) -> int:
+    """Where the words saying what the question says of the paper described at ``index``
+    end: ``_WORDS_AROUND`` words on, or further at the end of its clause ("the ACL 2020 paper
+    that pretrains a BERT-Base model from scratch on the full text of its own academic
+    corpus compares ..."), at most ``_CLAUSE_WORDS``; a coordination ("... corpus and
+    compares it with the scientific BERT of an EMNLP 2019 paper") or another year starts
+    what it says of another."""
+    end = index + 1
+    while (
+        end < min(len(words), index + _CLAUSE_WORDS)
+        and not _CLAUSE_BREAK.search(words[end - 1])
+        and words[end].lower() not in _COORDINATING
+        and not _YEAR.search(words[end])
+    ):
+        end += 1
+    return max(end, min(len(words), index + _WORDS_AROUND + 1))
 
 
 @dataclass
@@ -295,14 +317,21 @@ def _best_cited(
 
 def _quoted_entry(question: str, contexts: list[PaperContext]) -> tuple[str, Reference] | None:
     """(paper id, entry) of the first reference of ``contexts`` whose author-year citation
-    ("Lo et al., 2020") the question prints."""
+    ("Lo et al., 2020") the question prints, else of the one reference whose first author the
+    question names with "et al." and whose year it prints apart ("a 2023 reading tool by
+    Chang et al.")."""
     asked = f" {norm(question)} "
+    years = {int(year) for year in _YEAR.findall(question)}
+    named: list[tuple[str, Reference]] = []
     for context in contexts:
         for ref in context.references:
             label = norm(ref.label)
             if _YEAR.search(ref.label) and len(label.split()) > 1 and f" {label} " in asked:
                 return context.paper_id, ref
-    return None
+            author = norm(ref.first_author)
+            if author and ref.year in years and f" {author} et al " in asked:
+                named.append((context.paper_id, ref))
+    return named[0] if len(named) == 1 else None
 
 
 def _add_same_work(

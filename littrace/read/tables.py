@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from littrace.corpus.document import PaperObject
@@ -50,6 +51,7 @@ from littrace.read.projection import (
 )
 from littrace.read.records import Fact, PaperContext, SynthesisInput
 from littrace.read.references import citation_ids
+from littrace.read.select import paper_descriptions
 from littrace.read.stated import names_column, stated_value
 from littrace.read.text import (
     asking_clause,
@@ -225,6 +227,8 @@ STRING_CHARS = 200  # a string cell taken from a passage is its first sentence, 
 # How well each paper's table must carry the question's columns for rows of several papers'
 # tables to be put together.
 _UNION_FIT = 0.5
+# A hyphen the extractor left a space after ("S2ORC- SCIBERT").
+_LINE_BREAK_HYPHEN = re.compile(r"(?<=\w)-\s+(?=\w)")
 _PAPER_KEY = re.compile(r"\b(?:paper|title|article|work)\b", re.I)
 _TITLE_KEY = re.compile(r"\btitle\b", re.I)
 _OBJECT_WORDS = {
@@ -518,6 +522,29 @@ def _listing_paper(
     return holding[0]
 
 
+def _carrying_paper(data: SynthesisInput, works: Sequence[PaperContext]) -> PaperContext | None:
+    """The one paper of several with a table whose headers print every word of every number
+    column of the answer: the answer is read off that table (one reprinting another paper's
+    scores beside its own, "SCIBERT | S2ORC-SCIBERT"), not column by column off each paper."""
+    schema = data.question.table_schema or []
+    # Rows keyed further ("Dataset | Paper", "Dataset | Reported in") may be each paper's own.
+    if sum(c.is_row_key for c in schema) > 1:
+        return None
+    numbers = [c.name for c in schema if not c.is_row_key and c.type == "number"]
+    carrying = [
+        context
+        for context in works
+        if numbers
+        and (found := best_projection(data, context))
+        and all(
+            name in found[1].columns
+            and names_column(_LINE_BREAK_HYPHEN.sub("-", " ".join(found[1].columns[name])), name)
+            for name in numbers
+        )
+    ]
+    return carrying[0] if len(carrying) == 1 else None
+
+
 def _cues(contexts: Sequence[PaperContext]) -> dict[str, Cue]:
     """Each paper's id -> what a column name may point at it by (year, venue, title)."""
     return {c.paper_id: Cue(c.paper.year, c.paper.venue, c.paper.title) for c in contexts}
@@ -574,6 +601,7 @@ def _cross_paper_rows(
     parts: list[list[tuple[str, dict[str, Any]]]] = []
     facts: list[Fact] = []
     hows: list[str] = []
+    chosen: list[bool] = []
     for context in works:
         columns = [c for c in values if owners.get(c.name) == context.paper_id]
         if not columns:
@@ -584,6 +612,7 @@ def _cross_paper_rows(
         parts.append([(label, _without(raw, key.name)) for label, raw in projected.entities])
         facts += projected.facts
         hows.append(f"{context.paper_id}: {projected.how}")
+        chosen.append(projected.chosen)
     if not parts:
         return None
     rows = [
@@ -592,17 +621,18 @@ def _cross_paper_rows(
     ]
     # A comparison of columns read in different papers ("where does the prior state of the
     # art beat the 2020 model's mean") selects among the joined rows.
+    measured = [c for c in values if c.type == "number"]
     numeric = {
-        i: {c.name: parse_value(str(raw.get(c.name) or "")) for c in values}
+        i: {c.name: parse_value(str(raw.get(c.name) or "")) for c in measured}
         for i, (_, raw) in enumerate(rows)
     }
     compared, said = compared_rows(
-        numeric, data.question.question, {c.name: c.name for c in values}
+        numeric, data.question.question, {c.name: c.name for c in measured}
     )
     if compared:
         rows = [rows[i] for i in compared]
         hows.append(said)
-    return ReadRows(rows, facts, "; ".join(hows))
+    return ReadRows(rows, facts, "; ".join(hows), bool(compared) or all(chosen))
 
 
 def _union_rows(
@@ -634,6 +664,15 @@ def _union_rows(
     labels = [label for _, rows in read for label, _ in rows.entities]
     if not all(any(_names_label(label, entity) for label in labels) for entity in data.plan.rows):
         return None
+    return _put_together(read, keys)
+
+
+def _put_together(
+    read: Sequence[tuple[PaperContext, ReadRows]], keys: Sequence[TableColumn]
+) -> ReadRows:
+    """The rows read off each paper's table, one answer: a further key column no header
+    carried ("Reported in") or naming papers is where each row was read (venue and year, as
+    the question describes a paper)."""
     entities: list[tuple[str, dict[str, Any]]] = []
     for context, rows in read:
         where = " ".join(str(part) for part in (context.paper.venue, context.paper.year) if part)
@@ -648,6 +687,71 @@ def _union_rows(
     facts = [fact for _, rows in read for fact in rows.facts]
     how = "; ".join(f"{context.paper_id}: {rows.how}" for context, rows in read)
     return ReadRows(entities, facts, how, all(rows.chosen for _, rows in read))
+
+
+# Where a question passes from what it asks of one paper to what it asks of another: a
+# sentence or semicolon, or a comma before "plus", "and", "while" ("every method in the 2026
+# paper's study, plus the two base models in the 2025 paper's table").
+_CLAUSE_SPLIT = re.compile(r"[.;?:]\s+|,\s+(?=(?:plus|and|while|whereas)\b)")
+# A paper named by its place among those the question describes: "for the first, ...".
+_ORDINAL = {"first": 0, "former": 0, "second": 1, "latter": 1}
+_ORDINAL_PAPER = re.compile(r"\b(?:for|from|in)\s+the\s+(first|former|second|latter)\b", re.I)
+
+
+def _described_rows(
+    data: SynthesisInput, works: Sequence[PaperContext], keys: Sequence[TableColumn]
+) -> ReadRows | None:
+    """Rows of several papers' tables put together, each paper's read with the clauses of
+    the question that describe that paper alone (by year and venue, "the 2026 paper's
+    held-out study", or by its place among those described, "for the second, ...") and
+    those that describe none: each paper's clauses say which of its rows they want. None
+    unless two papers are read so."""
+    question = data.question.question
+    venues = sorted({c.paper.venue for c in works if c.paper.venue})
+    order: list[str] = []
+    for description in paper_descriptions(question, venues):
+        fitting = [c.paper_id for c in works if description.fits(c.paper)]
+        if len(fitting) == 1 and fitting[0] not in order:
+            order.append(fitting[0])
+    clauses: dict[str, list[str]] = {}
+    # What describes no paper ("For BillSum and Multi-News, what source length ...?") is
+    # asked of each.
+    shared: list[str] = []
+    for clause in _CLAUSE_SPLIT.split(question):
+        owners = {
+            c.paper_id
+            for description in paper_descriptions(clause, venues)
+            for c in works
+            if description.fits(c.paper)
+        }
+        ordinal = _ORDINAL_PAPER.search(clause)
+        if not owners and ordinal and _ORDINAL[ordinal[1].lower()] < len(order):
+            owners = {order[_ORDINAL[ordinal[1].lower()]]}
+        if len(owners) == 1:
+            clauses.setdefault(owners.pop(), []).append(clause)
+        elif not owners and not paper_descriptions(clause, venues):
+            shared.append(clause)
+    if len(clauses) < 2:
+        return None
+    schema = [*keys, *(c for c in data.question.table_schema or [] if c not in keys)]
+    read: list[tuple[PaperContext, ReadRows]] = []
+    for context in works:
+        own = clauses.get(context.paper_id, [])
+        if not own:
+            continue
+        said = ". ".join(own + shared)
+        asked = replace(
+            data,
+            question=data.question.model_copy(update={"question": said}),
+            plan=data.plan.model_copy(
+                update={"rows": [row for row in data.plan.rows if contains_phrase(said, row)]}
+            ),
+        )
+        found = best_projection(asked, context, schema)
+        if found is None or not found[1].rows or found[1].fit < _UNION_FIT:
+            continue
+        read.append((context, _read_projection(context, *found, keys[0])))
+    return _put_together(read, keys) if len(read) >= 2 else None
 
 
 def _name_word(word: str) -> bool:
@@ -815,7 +919,11 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
     keys = [c for c in schema if c.is_row_key] or schema[:1]
     contexts = [data.contexts[p] for p in data.papers if p in data.contexts]
     works = _distinct_works(contexts)
-    source = works[0] if len(works) == 1 else _listing_paper(data.plan.rows, works)
+    source = (
+        works[0]
+        if len(works) == 1
+        else _listing_paper(data.plan.rows, works) or _carrying_paper(data, works)
+    )
     paper_key = bool(_PAPER_KEY.search(keys[0].name))
     # Rows keyed by paper and by what each paper's table lists ("Paper | Dataset"): each
     # paper's rows, its venue and year the paper key.
@@ -834,7 +942,7 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
             else _cross_paper_rows(data, works, keys[0])
         )
         if projected is None and source is None:
-            projected = _union_rows(data, works, keys)
+            projected = _union_rows(data, works, keys) or _described_rows(data, works, keys)
         # Rows read off a table that holds none of the rows the question lists, as many as
         # it counts, answer another question: the listed rows are read by the ledger below.
         if projected is not None and not _reads_listed(

@@ -62,3 +62,31 @@ def test_a_label_printing_a_cited_works_name_is_named_by_its_authors() -> None:
     best = max(table_cells(grid), key=lambda c: align(wanted, c, glossary=glossary).score)
     assert best.text == "86.3"
     assert align(wanted, best).row_score < align(wanted, best, glossary=glossary).row_score
+
+
+def test_a_symbol_is_defined_by_the_words_printed_before_it() -> None:
+    from littrace.read.units import align, asked_terms, table_cells
+
+    # The strain sensor's Table 3 caption (arXiv 2022, dev7 w3_11): symbols are no
+    # abbreviations, each is what the words before it describe.
+    caption = (
+        "Table 3: Summary of the implementations, i.e. the β-multiplier with resistor (β R), "
+        "the full-transistor β-multipliers with positive (β₊) and negative (β₋) strain "
+        "responses and the current subtraction implementation (β sub)."
+    )
+    assert definitions(caption) == {
+        "β R": "resistor",
+        "β₊": "positive",
+        "β₋": "negative",
+        "β sub": "current subtraction implementation",
+    }
+    grid = (
+        ("Implementation", "β R", "β₊", "β₋"),
+        ("Power Consumption (µW)", "28.6", "56.96", "60.02"),
+    )
+    wanted = asked_terms("What power does the β-multiplier with a negative strain response use?")
+    glossary = Glossary(definitions(caption))
+    best = max(table_cells(grid), key=lambda c: align(wanted, c, glossary=glossary).score)
+    assert best.text == "60.02"
+    # A word in parentheses is no symbol.
+    assert definitions("the pooled output (mean) of the encoder") == {}

@@ -37,8 +37,17 @@ def test_a_bound_holds_by_its_relation_and_a_scale_is_no_bound() -> None:
     bound = bound_of("Which have more than 100 samples?")
     assert bound is not None and bound.holds(101) and not bound.holds(100)
     assert bound_of("Which 1B model is over the others?") is None
-    assert bound_of("Which corpus holds more than two million papers?") is None
+    assert bound_of("Which corpus holds over 1 hundred papers?") is None
     assert bound_of("How many samples does each category have?") is None
+
+
+def test_a_bound_said_in_a_scale_holds_for_values_at_the_scale_they_are_printed_in() -> None:
+    bound = bound_of("Which corpus holds more than two million papers?")
+    assert bound is not None and (bound.value, bound.scale) == (2.0, 1e6)
+    # "81.1M", "2,500,000" and "1.9" under "(millions)" as printed, at their scales.
+    assert bound.holds(81.1, 1e6) and bound.holds(2_500_000) and not bound.holds(1.9, 1e6)
+    # A bound said without a scale is met by the number as printed.
+    assert bound_of("Which have more than 2 papers?").holds(2.27, 1e6)  # type: ignore[union-attr]
 
 
 def test_a_bound_keeps_the_words_before_its_comparison_in_its_clause() -> None:

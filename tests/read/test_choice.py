@@ -1091,6 +1091,13 @@ def test_a_count_with_a_bound_tallies_the_rows_whose_named_column_meets_it() -> 
     # What is counted must be what the table lists, and the bound must name a column.
     assert choose("How many layers are used by at least 50 papers?", options, paper) is None
     assert choose("How many datasets have at least 5000 tokens?", options, paper) is None
+    # A bound said in millions is met by counts printed in millions ("81.1M").
+    corpora = context(
+        cells=(("Dataset", "Papers"), ("S2ORC", "81.1M"), ("ACL-AAN", "0.02M"), ("PMC", "2.5M")),
+        method="Survey",
+    )
+    millions = choose("How many datasets hold more than two million papers?", options, corpora)
+    assert millions is not None and millions.label == "A"
 
 
 # MONAQ's Table 1 (emnlp2025_10607, page 6), cut down: marks and categories, no numbers asked.

@@ -476,6 +476,13 @@ def test_rows_read_off_two_tables_of_one_paper_have_both_as_evidence() -> None:
     # Cells a choice rests on point at the first table read: the others only support it.
     chosen = ground_evidence([found], read_off, {"p1": paper})
     assert [item.submission()["locator"]["table_id"] for item in chosen] == ["Table 4"]
+    # The rows are in the tables: a sentence the localizer found in that paper gives way to
+    # them (dev8 x2_04); a citation stays.
+    sentence = EvidenceItem("p1", "text_span", {"page": 3, "section": "6 Study"}, 0.7)
+    cited = EvidenceItem("p1", "citation_context", {"page": 6, "citation_id": "7"}, 0.4)
+    rows = ground_evidence([sentence, cited], read_off, {"p1": paper}, rows_read=True)
+    assert [item.source_type for item in rows] == ["table", "table", "citation_context"]
+    assert rows[0].score == 0.7
 
 
 def test_the_sentence_an_answer_was_read_or_computed_from_is_its_evidence() -> None:

@@ -944,11 +944,45 @@ def test_a_bulleted_breakdown_read_transposed_stands_under_the_item_above_it() -
     )
     found = project(grid, schema, question)
     assert found is not None and found.transposed
-    assert found.columns["RencontrdCite share of saves (%)"] == ("Paper Saves", "- RencontrdCite")
+    assert found.columns["RencontrdCite share of saves (%)"] == ("Paper Saves", "RencontrdCite")
     assert [(row.key, row.values["Paper Saves"].text) for row in found.rows] == [
         ("P3", "29"),
         ("P4", "14"),
     ]
+
+
+def test_rows_enumerated_in_parentheses_are_the_ones_a_condition_holds_as_many() -> None:
+    # CiteSee Table 2 (dev5 u4_03): four sources listed in the question's own words, two of
+    # them naming a row ("familiar" FamiliarCite), all four the breakdown of "Paper Saves".
+    grid = (
+        ("Action", "P5", "AVG"),
+        ("Card Opens", "74", "110.8"),
+        ("- FamiliarCite", "31%", "19%"),
+        ("- Search/External", "12%", "10%"),
+        ("Paper Saves", "45", "25.8"),
+        ("- FamiliarCite", "24%", "12%"),
+        ("- RencontrdCite", "44%", "33%"),
+        ("- NoAgmntation", "20%", "12%"),
+        ("- Search/External", "11%", "43%"),
+    )
+    schema = _schema("Source", "P5", "AVG")
+    question = (
+        "For that participant and on average, what share of paper saves came from each source "
+        "(familiar citations, reencountered citations, unaugmented citations, search/external)?"
+    )
+    found = project(grid, schema, question)
+    assert found is not None
+    assert [(row.key, row.values["P5"].text) for row in found.rows] == [
+        ("FamiliarCite", "24%"),
+        ("RencontrdCite", "44%"),
+        ("NoAgmntation", "20%"),
+        ("Search/External", "11%"),
+    ]
+    # Listing two sources, the names choose: the rows they name under the saves.
+    two = question.replace("reencountered citations, unaugmented citations, ", "")
+    found = project(grid, schema, two)
+    assert found is not None
+    assert [row.key for row in found.rows] == ["FamiliarCite", "Search/External"]
 
 
 def test_a_column_naming_a_share_reads_the_share_printed_after_each_count() -> None:

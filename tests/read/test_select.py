@@ -227,6 +227,22 @@ def test_a_described_paper_is_the_one_the_words_around_it_name_then_the_one_cite
         )
         return select_papers(Plan(), readings, SelectSettings(), question, among).papers
 
+    # What the question says of a paper runs to the end of its clause (dev4 s1_02: "academic
+    # corpus" tells the corpus paper from the other ACL 2020 one), ten words at least.
+    long_clause = (
+        "The ACL 2020 paper that pretrains a BERT model from scratch on the full text of its "
+        "own academic corpus compares that model, task by task, with others."
+    )
+    assert paper_descriptions(long_clause, ["ACL"])[0].words.endswith("compares that model,")
+    # A coordination starts what the question says of another paper (dev3 r2_03).
+    coordinated = (
+        "An ACL 2020 corpus paper pretrains a BERT-Base model on its own full-text corpus and "
+        "compares it with the scientific BERT model released in an EMNLP 2019 paper."
+    )
+    assert paper_descriptions(coordinated, ["ACL", "EMNLP"])[0].words.endswith("corpus")
+    assert paper_descriptions("In an ACL 2020 paper, what is it?", ["ACL"])[0].words == (
+        "In an ACL 2020 paper, what is it?"
+    )
     # What the question says of the ACL 2020 paper names it, whatever the scores.
     said = "An ACL 2024 embedder trains on the research corpus of an ACL 2020 paper."
     assert "the research corpus of" in paper_descriptions(said, ["ACL"])[1].words
@@ -265,6 +281,39 @@ def test_a_described_paper_is_the_one_the_words_around_it_name_then_the_one_cite
         "emb",
         "corpus",
     ]
+
+
+def test_a_work_named_by_its_first_author_and_a_year_printed_apart_joins_the_citing_paper() -> None:
+    from dataclasses import replace
+
+    from littrace.corpus.document import Reference
+    from littrace.littraceqa import Question
+
+    def entry(label: str, author: str, year: int, title: str) -> Reference:
+        return Reference("tool", label, f"{author}. {year}. {title}.", 8, author, title, year)
+
+    citesee = entry("6", "Chang", 2023, "CiteSee: augmenting citations")
+    revolt = entry("5", "Chang", 2017, "Revolt: collaborative crowdsourcing")
+    tool = replace(
+        _with_record("tool", "PaperKit: a toolkit for papers", "EMNLP", 2023),
+        references=(revolt, citesee),
+    )
+    reader = _with_record("reader", "CiteSee: augmenting citations", "arXiv", 2023)
+    contexts = {c.paper_id: c for c in (tool, reader)}
+    # Both papers are from 2023, so the year alone names no second paper; the first author with
+    # "et al." and the entry's year do.
+    readings = [reading("tool", 0.6), reading("reader", 0.2, sufficient=False)]
+    text = "An EMNLP 2023 toolkit cites a 2023 reading tool by Chang et al. Who used it?"
+    question = Question(
+        query_id="q", benchmark="LitTraceQA", question=text, answer_types=["freeform"]
+    )
+    selection = select_papers(Plan(), readings, SelectSettings(), question, contexts)
+    assert selection.papers == ["tool", "reader"]
+    assert selection.reasons["reader"] == "is entry 6 of tool's references"
+    # Two entries by that author in that year: the question names neither of them.
+    twin = entry("7", "Chang", 2023, "Another 2023 tool")
+    ambiguous = {**contexts, "tool": replace(tool, references=(revolt, citesee, twin))}
+    assert select_papers(Plan(), readings, SelectSettings(), question, ambiguous).papers == ["tool"]
 
 
 def test_the_cited_work_a_question_goes_on_to_ask_about_joins_the_citing_paper() -> None:

@@ -417,6 +417,61 @@ def test_a_table_split_by_column_reads_each_column_from_the_paper_it_names() -> 
     assert {fact.paper_id for fact in facts} == {"pa", "pb"} and "pb: Table 1" in how
 
 
+def test_a_table_printing_every_number_column_is_the_answer_of_several_papers() -> None:
+    # S2ORC's Table 5 reprints SciBERT's reported scores beside its own model's (dev4 s1_02):
+    # both columns are read there, not "SciBERT" off the SciBERT paper.
+    scibert = _paper(
+        "pa",
+        "SciBERT: A Pretrained Language Model for Scientific Text",
+        "EMNLP",
+        2019,
+        (
+            ("Dataset", "BERT-Base", "SciBERT"),
+            ("BC5CDR", "86.72", "90.01"),
+            ("ChemProt", "79.14", "83.64"),
+        ),
+    )
+    s2orc = _paper(
+        "pb",
+        "S2ORC: The Semantic Scholar Open Research Corpus",
+        "ACL",
+        2020,
+        (
+            ("Dataset", "Task", "SCIBERT", "S2ORC- SCIBERT"),
+            ("BC5CDR", "NER", "90.01", "90.41 ± 0.06"),
+            ("ACL-ARC", "CLS", "70.98", "68.45 ± 2.47"),
+            ("SciCite", "CLS", "85.49", "84.76 ± 0.37"),
+        ),
+    )
+    # The task is a text column of the answer, read off the label column headed "Task".
+    schema = [
+        TableColumn(name="Dataset", type="string", is_row_key=True),
+        TableColumn(name="Task", type="string", is_row_key=False),
+        TableColumn(name="SciBERT", type="number", is_row_key=False),
+        TableColumn(name="S2ORC-SciBERT", type="number", is_row_key=False),
+    ]
+    question = table_question(
+        "The 2020 paper compares its model with the SciBERT scores reported by the 2019 paper. "
+        "On which datasets is the new model's mean score lower than SciBERT's?",
+        schema,
+    )
+    data = SynthesisInput(question, Plan(), ["pb", "pa"], {"pa": scibert, "pb": s2orc}, {}, [])
+    rows, facts, how, *_ = table_rows(data)
+    assert rows == [
+        {"Dataset": "ACL-ARC", "Task": "CLS", "SciBERT": 70.98, "S2ORC-SciBERT": 68.45},
+        {"Dataset": "SciCite", "Task": "CLS", "SciBERT": 85.49, "S2ORC-SciBERT": 84.76},
+    ]
+    assert {fact.paper_id for fact in facts} == {"pb"}
+    assert how == "Table 1 projected, rows whose S2ORC-SciBERT is lower than SciBERT"
+    # Rows keyed by paper too are each paper's own, whichever table prints all the columns.
+    from littrace.read.tables import _carrying_paper
+
+    assert _carrying_paper(data, [scibert, s2orc]) is s2orc
+    by_paper = [schema[0], TableColumn(name="Paper", type="string", is_row_key=True), *schema[1:]]
+    keyed = replace(data, question=table_question(question.question, by_paper))
+    assert _carrying_paper(keyed, [scibert, s2orc]) is None
+
+
 def test_a_column_one_papers_headers_name_is_read_off_that_paper_alone() -> None:
     filters = _paper(
         "pb",
@@ -435,12 +490,76 @@ def test_a_column_one_papers_headers_name_is_read_off_that_paper_alone() -> None
         schema,
     )
     data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": context(), "pb": filters}, {}, [])
-    rows, _, how, *_ = table_rows(data)
+    rows, _, how, grounds, _ = table_rows(data)
     assert rows == [
         {"Filter": "PyPDF2 error", "PDFs removed (millions)": 0.54},
         {"Filter": "Over 50 pages", "PDFs removed (millions)": 2.27},
     ]
-    assert how == "pb: Table 1 projected"
+    assert how == "pb: Table 1 projected" and grounds == []
+    # Rows the question chooses there (by a bound) ground the answer on that table (dev8
+    # x2_04), as they would in a paper read alone.
+    bounded = table_question(
+        "The corpus cited by the SparseSieve paper screened PDFs with filters. "
+        "For the filters that removed more than 1 million PDFs, how many PDFs did each remove?",
+        schema,
+    )
+    rows, _, how, grounds, _ = table_rows(replace(data, question=bounded))
+    assert [row["Filter"] for row in rows] == ["Over 50 pages"]
+    assert {fact.paper_id for fact in grounds} == {"pb"}
+
+
+def test_each_papers_rows_are_read_with_the_clauses_describing_that_paper() -> None:
+    # MMLU-Pro in two papers (dev6 v3_03): every method of the 2026 paper's study, and the two
+    # base models the question names of the 2025 paper's table.
+    router = _paper(
+        "pa",
+        "Eevee: Test-Time Prompt Learning with a Router",
+        "arXiv",
+        2026,
+        (("Method", "MMLU-Pro"), ("Baseline", "70.74"), ("Eevee", "68.92"), ("GEPA", "68.85")),
+    )
+    tuned = _paper(
+        "pb",
+        "QFFT: Question-Free Fine-Tuning",
+        "arXiv",
+        2025,
+        (
+            ("Method", "MMLU-Pro"),
+            ("Qwen-2.5-Instruct-7B", "40.0"),
+            ("+ LIMO-QFFT", "48.4"),
+            ("Qwen-2.5-Instruct-32B", "62.2"),
+            ("+ LIMO-SFT", "55.1"),
+        ),
+    )
+    schema = [
+        TableColumn(name="Method", type="string", is_row_key=True),
+        TableColumn(name="MMLU-Pro", type="number", is_row_key=False),
+    ]
+    question = table_question(
+        "MMLU-Pro is an out-of-domain check in a 2026 paper and a 2025 paper. Give the MMLU-Pro "
+        "score of every method in the 2026 paper's study, plus the scores of "
+        "Qwen-2.5-Instruct-7B and Qwen-2.5-Instruct-32B in the 2025 paper's table.",
+        schema,
+    )
+    data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": router, "pb": tuned}, {}, [])
+    rows, _, how, *_ = table_rows(data)
+    assert [(row["Method"], row["MMLU-Pro"]) for row in rows] == [
+        ("Baseline", 70.74),
+        ("Eevee", 68.92),
+        ("GEPA", 68.85),
+        ("Qwen-2.5-Instruct-7B", 40),
+        ("Qwen-2.5-Instruct-32B", 62.2),
+    ]
+    assert how == "pa: Table 1 projected; pb: Table 1 projected, named rows"
+    # Told apart by their places ("for the first, ...; for the second, ..."), alike.
+    ordinal = table_question(
+        "MMLU-Pro is an out-of-domain check in a 2026 paper and a 2025 paper. Give the "
+        "MMLU-Pro scores: for the first, every method; for the second, Qwen-2.5-Instruct-7B "
+        "and Qwen-2.5-Instruct-32B.",
+        schema,
+    )
+    rows, *_ = table_rows(replace(data, question=ordinal))
+    assert len(rows) == 5
 
 
 def test_rows_of_several_papers_tables_are_put_together_each_where_it_was_read() -> None:

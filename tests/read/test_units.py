@@ -1255,6 +1255,25 @@ def test_a_row_adding_to_the_one_above_is_labelled_under_it() -> None:
     assert [c.row_path for c in table_cells(plain)] == [("+ CoT",), ("Base",), ("Tuned",)]
 
 
+def test_a_bulleted_row_is_a_breakdown_of_the_row_above_it_without_a_bullet() -> None:
+    # CiteSee (CHI '23) Table 2: "- FamiliarCite" under "Card Opens" and again under "Paper
+    # Saves"; a dash glued to a name ("-EA") removes it and stands alone.
+    grid = (
+        ("Action", "P1", "AVG"),
+        ("Card Opens", "62", "110.8"),
+        ("- FamiliarCite", "13%", "19%"),
+        ("Paper Saves", "33", "25.8"),
+        ("- FamiliarCite", "6%", "12%"),
+        ("- Search/External", "82%", "43%"),
+        ("-EA", "70.1", "71.2"),
+    )
+    paths = {c.text: c.row_path for c in table_cells(grid)}
+    assert paths["13%"] == ("Card Opens", "FamiliarCite")
+    assert paths["6%"] == ("Paper Saves", "FamiliarCite")
+    assert paths["43%"] == ("Paper Saves", "Search/External")
+    assert paths["70.1"] == ("-EA",)
+
+
 def test_a_metric_at_a_cutoff_names_the_header_printing_its_cutoff_run_on() -> None:
     wanted = question_terms("On I2, what NDCG@3 does the Ada Embedding baseline obtain?")
     assert label_share("NDCG3", wanted) == 1.0

@@ -38,6 +38,7 @@ from littrace.read.units import (
     label_column_count,
     label_share,
     path_score,
+    printed_scale,
     question_terms,
     terms_match,
 )
@@ -95,7 +96,7 @@ def _tally_table(
         or any(terms_match(counted, frozenset([t])) for t in terms(" ".join(path)))
     ):
         return None
-    meeting = [c for c in cells if c.value is not None and bound.holds(c.value)]
+    meeting = [c for c in cells if c.value is not None and bound.holds(c.value, printed_scale(c))]
     rows = {c.row for c in meeting}
     how = (
         f"{len(rows)} rows of {table.obj.scorer_id} with {' / '.join(path)} "

@@ -32,7 +32,7 @@ from littrace.read.units.align import (
     path_score,
     row_score,
 )
-from littrace.read.units.cells import TableCell, stacked, table_cells, transposed
+from littrace.read.units.cells import TableCell, printed_scale, stacked, table_cells, transposed
 from littrace.read.units.grid import header_labels, header_row_count, label_column_count
 from littrace.read.units.labels import (
     CITATION,
@@ -87,6 +87,7 @@ __all__ = [
     "own_named",
     "path_score",
     "printed_as",
+    "printed_scale",
     "prints_own",
     "question_terms",
     "refers_to_own",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from littrace.corpus.captions import caption_title
-from littrace.numbers import parse_value
+from littrace.numbers import parse_value, scale_of
 from littrace.read.text import SPACED_SLASH, norm
 from littrace.read.units.grid import (
     CHECK,
@@ -33,6 +33,7 @@ from littrace.read.units.headers import (
     header_paths,
     relabelled,
     repeats_header,
+    sub_item,
 )
 
 
@@ -232,6 +233,19 @@ def _told_apart(cells: list[TableCell], grid: Grid) -> list[TableCell]:
         else cell
         for cell in cells
     ]
+
+
+def printed_scale(cell: TableCell, *names: str) -> float:
+    """The scale ``cell`` prints its value in: its own suffix ("2.27M"), else the one its
+    headers or the column ``names`` it is read as say in words ("Removed (millions)").
+
+    Example:
+        >>> cell = TableCell(1, 1, ("Over 50 pages",), ("Number of PDFs",), "2.27M", 2.27)
+        >>> printed_scale(cell), printed_scale(replace(cell, text="2.27"), "PDFs (millions)")
+        (1000000.0, 1000000.0)
+    """
+    own = scale_of(cell.text)
+    return own if own != 1.0 else scale_of(" ".join([*cell.column_path, *names]), suffixes=False)
 
 
 def table_cells(grid: Grid, caption: str = "", flipped: bool = False) -> list[TableCell]:
@@ -434,12 +448,13 @@ def _table_cells(
     staggered = all(len(at) == 1 for at in printed) and len({at[0] for at in printed}) >= 2
     cells = []
     section = ""
-    # The row a "+ X" row adds X to: the last one above it printing a label of its own.
-    base = ""
+    # The row a "+ X" row adds X to: the last one above it printing a label of its own; the
+    # item a bulleted row breaks down, the last one above it without a bullet.
+    base = item = ""
     i = headers
     while i < len(grid):
         if i in titles:
-            section, base = titles[i], ""
+            section, base, item = titles[i], "", ""
             i += 1
             continue
         if repeats_header(grid, i, top, labels):
@@ -494,9 +509,13 @@ def _table_cells(
         )
         if not row_path:
             continue
-        # "+ SimPO Shortest" under "QFFT (Ours)" is QFFT with SimPO Shortest added.
-        if not row_path[-1].startswith("+"):
-            base = row_path[-1]
+        # "+ SimPO Shortest" under "QFFT (Ours)" is QFFT with SimPO Shortest added; a
+        # bulleted "- FamiliarCite" under "Paper Saves", a breakdown of it.
+        breakdown = sub_item(row_path[-1])
+        if breakdown is not None:
+            row_path = (*row_path[:-1], *filter(None, [item]), breakdown)
+        elif not row_path[-1].startswith("+"):
+            base = item = row_path[-1]
         elif base:
             row_path = (*row_path[:-1], base, row_path[-1])
         if groups:

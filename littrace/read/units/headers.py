@@ -273,19 +273,33 @@ def header_paths(
     return _distinct_columns(_with_change_columns(grid, paths, body, labels), labels)
 
 
-# A sub-item's bullet: a dash and a space before its label ("- RencontrdCite").
-_BULLET = re.compile(r"[-–−]\s+\S")
+# A sub-item's bullet: a dash and a space before its label ("- RencontrdCite"); a dash
+# glued to a name ("-EA", "−abstract") says what an ablation removes.
+_BULLET = re.compile(r"[-–−]\s+(?=\S)")
+
+
+def sub_item(label: str) -> str | None:
+    """The label of a bulleted sub-item without its bullet, or None when ``label`` has none.
+
+    Example:
+        >>> sub_item("- RencontrdCite"), sub_item("-EA"), sub_item("Paper Saves")
+        ('RencontrdCite', None, None)
+    """
+    bullet = _BULLET.match(label)
+    return label[bullet.end() :] if bullet else None
 
 
 def _under_their_items(paths: list[tuple[str, ...]], labels: int) -> list[tuple[str, ...]]:
     """Column ``paths`` with each bulleted sub-item ("- RencontrdCite") under the item
-    before it that has no bullet ("Paper Saves"): a table printing its breakdowns as rows,
-    read transposed ("Paper Opens | - FamiliarCite | ... | Paper Saves | - FamiliarCite")."""
+    before it that has no bullet ("Paper Saves"), its bullet dropped: a table printing its
+    breakdowns as rows, read transposed ("Paper Opens | - FamiliarCite | ... | Paper Saves |
+    - FamiliarCite")."""
     found: list[tuple[str, ...]] = []
     item = ""
     for j, path in enumerate(paths):
-        if j >= labels and path and _BULLET.match(path[-1]):
-            found.append((*path[:-1], item, path[-1]) if item else path)
+        label = sub_item(path[-1]) if j >= labels and path else None
+        if label is not None:
+            found.append((*path[:-1], item, label) if item else (*path[:-1], label))
             continue
         item = path[-1] if j >= labels and path else ""
         found.append(path)

@@ -344,23 +344,37 @@ def terms_match(term: str, wanted: frozenset[str]) -> bool:
 
 # A count before a plural within a few words: "the five retrieval settings", "4 models".
 _STATED_COUNT = re.compile(r"\b([2-9]|1\d)\s+(?:[\w-]+\s+){0,3}?([^\W\d_][\w-]*s)\b")
+# What the question enumerates in parentheses after saying it wants each one ("each source
+# (familiar citations, reencountered citations, search/external)"): as many as it lists.
+_ENUMERATED = re.compile(r"\b(?:each|every)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s*\(([^()]+)\)", re.I)
 
 
 def stated_counts(question: str, names: list[str]) -> set[int]:
     """The counts ``question`` states of what columns named ``names`` hold ("the five
-    retrieval settings" for "Setting"); a count of anything else ("6 billion parameters"
-    for "Model") is none.
+    retrieval settings" for "Setting", or as many as it enumerates of each); a count of
+    anything else ("6 billion parameters" for "Model") is none.
 
     Example:
         >>> sorted(stated_counts("For each of these four models, give ...", ["Model"]))
         [4]
+        >>> sorted(stated_counts("the share from each source (familiar, search/external)", ["Source"]))
+        [2]
     """
     named = frozenset(terms(" ".join(names)))
-    return {
+    counted = {
         int(m[1])
         for m in _STATED_COUNT.finditer(spelled_as_digits(question))
         if any(terms_match(term, named) for term in terms(" ".join(_singulars(m[2]))))
     }
+    for m in _ENUMERATED.finditer(question):
+        items = [item for item in _LIST_SPLIT.split(m[2]) if item.strip()]
+        if (
+            len(items) >= 2
+            and all(len(item.split()) <= _ITEM_WORDS for item in items)
+            and any(terms_match(term, named) for term in terms(m[1]))
+        ):
+            counted.add(len(items))
+    return counted
 
 
 # What stands between a count's noun and the list naming what it counts; a list in
