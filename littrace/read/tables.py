@@ -1,12 +1,16 @@
 """Table answers (TRACE §3.3) and the table-cell lookups the synthesizer shares.
 
 The row entity is the schema's key column(s). One selected work (two pool records of a
-paper are one work), or the one work whose tables print every listed entity, gives the rows
-of its best-fitting table, projected onto the schema (a located figure that prints each value
-with its label, :func:`~littrace.read.charts.labelled_values`, is one of its tables). With
-several works, value columns
+paper are one work), the one work whose tables print every listed entity, or the one whose
+table prints every number column by name (another paper's scores reprinted beside its own),
+gives the rows of its best-fitting table, projected onto the schema (a located figure that
+prints each value with its label, :func:`~littrace.read.charts.labelled_values`, is one of
+its tables). With several works, value columns
 that name their papers ("Finetune (2019 paper)") or that one paper's headers alone carry are
-read off each paper's own table and the rows joined (:mod:`littrace.read.cross_paper`).
+read off each paper's own table and the rows joined (:mod:`littrace.read.cross_paper`);
+else each paper's table gives the rows the question chooses there, read with the whole
+question or with the clauses describing that paper ("every method in the 2026 paper's
+study, plus the two base models in the 2025 paper's table"), and the rows are put together.
 When no header of the one work's tables names a value column, the rows are still that
 table's (the one that fits the key column, the question's words and named rows best), each
 value read where its row label and column name meet, else null.
@@ -718,18 +722,14 @@ def _described_rows(
     # asked of each.
     shared: list[str] = []
     for clause in _CLAUSE_SPLIT.split(question):
-        owners = {
-            c.paper_id
-            for description in paper_descriptions(clause, venues)
-            for c in works
-            if description.fits(c.paper)
-        }
+        described = paper_descriptions(clause, venues)
+        owners = {c.paper_id for d in described for c in works if d.fits(c.paper)}
         ordinal = _ORDINAL_PAPER.search(clause)
         if not owners and ordinal and _ORDINAL[ordinal[1].lower()] < len(order):
             owners = {order[_ORDINAL[ordinal[1].lower()]]}
         if len(owners) == 1:
             clauses.setdefault(owners.pop(), []).append(clause)
-        elif not owners and not paper_descriptions(clause, venues):
+        elif not described and not owners:
             shared.append(clause)
     if len(clauses) < 2:
         return None
