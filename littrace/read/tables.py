@@ -648,19 +648,12 @@ def _union_rows(
     carries ("Reported in") says where each row was read (venue and year, as the question
     describes a paper). Each paper's rows are those its reading chose, not its whole table.
     None otherwise."""
-    schema = [*keys, *(c for c in data.question.table_schema or [] if c not in keys)]
     read: list[tuple[PaperContext, ReadRows]] = []
     for context in works:
-        found = best_projection(data, context, schema)
+        rows = _paper_rows(data, context, keys)
         # Each paper's rows are chosen (named, bounded, held by a condition), not its table.
-        if (
-            found is None
-            or not found[1].rows
-            or found[1].fit < _UNION_FIT
-            or not found[1].chooses_rows
-        ):
-            continue
-        read.append((context, _read_projection(context, *found, keys[0])))
+        if rows is not None and rows.chosen:
+            read.append((context, rows))
     if len(read) < 2:
         return None
     # Rows the question lists are all keys of the answer: rows of several tables missing
@@ -669,6 +662,18 @@ def _union_rows(
     if not all(any(_names_label(label, entity) for label in labels) for entity in data.plan.rows):
         return None
     return _put_together(read, keys)
+
+
+def _paper_rows(
+    data: SynthesisInput, context: PaperContext, keys: Sequence[TableColumn]
+) -> ReadRows | None:
+    """The rows of the paper's table that carries the question's columns well enough for
+    several papers' rows to be put together, or None."""
+    schema = [*keys, *(c for c in data.question.table_schema or [] if c not in keys)]
+    found = best_projection(data, context, schema)
+    if found is None or not found[1].rows or found[1].fit < _UNION_FIT:
+        return None
+    return _read_projection(context, *found, keys[0])
 
 
 def _put_together(
@@ -733,7 +738,6 @@ def _described_rows(
             shared.append(clause)
     if len(clauses) < 2:
         return None
-    schema = [*keys, *(c for c in data.question.table_schema or [] if c not in keys)]
     read: list[tuple[PaperContext, ReadRows]] = []
     for context in works:
         own = clauses.get(context.paper_id, [])
@@ -747,10 +751,9 @@ def _described_rows(
                 update={"rows": [row for row in data.plan.rows if contains_phrase(said, row)]}
             ),
         )
-        found = best_projection(asked, context, schema)
-        if found is None or not found[1].rows or found[1].fit < _UNION_FIT:
-            continue
-        read.append((context, _read_projection(context, *found, keys[0])))
+        rows = _paper_rows(asked, context, keys)
+        if rows is not None:
+            read.append((context, rows))
     return _put_together(read, keys) if len(read) >= 2 else None
 
 

@@ -30,10 +30,10 @@ from littrace.read.units.grid import (
 from littrace.read.units.headers import (
     band_headers,
     block_start,
+    breakdown,
     header_paths,
     relabelled,
     repeats_header,
-    sub_item,
 )
 
 
@@ -511,9 +511,9 @@ def _table_cells(
             continue
         # "+ SimPO Shortest" under "QFFT (Ours)" is QFFT with SimPO Shortest added; a
         # bulleted "- FamiliarCite" under "Paper Saves", a breakdown of it.
-        breakdown = sub_item(row_path[-1])
-        if breakdown is not None:
-            row_path = (*row_path[:-1], *filter(None, [item]), breakdown)
+        placed = breakdown(row_path, item)
+        if placed is not None:
+            row_path = placed
         elif not row_path[-1].startswith("+"):
             base = item = row_path[-1]
         elif base:

@@ -289,6 +289,15 @@ def sub_item(label: str) -> str | None:
     return label[bullet.end() :] if bullet else None
 
 
+def breakdown(path: tuple[str, ...], item: str) -> tuple[str, ...] | None:
+    """The ``path`` of a bulleted sub-item ("- FamiliarCite") under the ``item`` it breaks
+    down ("Paper Saves"), its bullet dropped; None when its label has no bullet."""
+    label = sub_item(path[-1])
+    if label is None:
+        return None
+    return (*path[:-1], item, label) if item else (*path[:-1], label)
+
+
 def _under_their_items(paths: list[tuple[str, ...]], labels: int) -> list[tuple[str, ...]]:
     """Column ``paths`` with each bulleted sub-item ("- RencontrdCite") under the item
     before it that has no bullet ("Paper Saves"), its bullet dropped: a table printing its
@@ -297,9 +306,9 @@ def _under_their_items(paths: list[tuple[str, ...]], labels: int) -> list[tuple[
     found: list[tuple[str, ...]] = []
     item = ""
     for j, path in enumerate(paths):
-        label = sub_item(path[-1]) if j >= labels and path else None
-        if label is not None:
-            found.append((*path[:-1], item, label) if item else (*path[:-1], label))
+        placed = breakdown(path, item) if j >= labels and path else None
+        if placed is not None:
+            found.append(placed)
             continue
         item = path[-1] if j >= labels and path else ""
         found.append(path)
