@@ -47,6 +47,12 @@ __all__ = [
 # A parenthesised short form: one or two words, two to ten characters, a letter among them.
 _PARENTHESISED = re.compile(r"\(([^()\s]{1,10}(?:\s[^()\s]{1,10})?)\)")
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+# A short form defined as equal to up to eight words, ending at a clause mark or before the
+# next definition ("..., and PDF= PDF baseline").
+_EQUATED = re.compile(
+    r"(?<![\w=])([^\W_][^\s=,;()]{0,9})\s*=\s*([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*){0,7}?)"
+    r"(?=\s*(?:[,;.)]|$)|\s+and\s+[^\W_][^\s=,;()]{0,9}\s*=)"
+)
 # The long form starts after the last stop before the parenthesis.
 _CLAUSE_START = re.compile(r".*[.;:!?()\[\]]\s*", re.DOTALL)
 
@@ -108,14 +114,20 @@ def _described_symbol(before: str) -> str | None:
 
 @functools.lru_cache(maxsize=1024)
 def definitions(text: str) -> dict[str, str]:
-    """Short form -> long form for every abbreviation ``text`` defines as "long (short)", and
-    for every symbol it defines by the words before it ("negative (β₋)").
+    """Short form -> long form for every abbreviation ``text`` defines as "long (short)" or
+    "short = long", and for every symbol it defines by the words before it ("negative (β₋)").
 
     Example:
         >>> definitions("full-transistor multipliers with positive (β₊) and negative (β₋)")
         {'β₊': 'positive', 'β₋': 'negative'}
     """
     defined: dict[str, str] = {}
+    # "𝑄𝐴= Key Question Index and Answer Gists, and 𝑃𝐷𝐹= PDF baseline": a short form
+    # set equal to words (not to a number or an expression).
+    for match in _EQUATED.finditer(text):
+        short, long = match.group(1), match.group(2)
+        if _LETTER.search(short) and short not in defined:
+            defined[short] = long
     for match in _PARENTHESISED.finditer(text):
         short = match.group(1).strip()
         before = text[: match.start()]

@@ -93,6 +93,7 @@ Grid = Sequence[Sequence[str]]
 MIN_COLUMN_MATCH = 0.34
 # How a projection narrowed to the rows the question names says so.
 NAMED_ROWS = "named rows"
+OWN_ROWS = "the paper's own rows"
 _Row = TypeVar("_Row")
 _Key = TypeVar("_Key", bound=Hashable)
 # What naming the rows read adds to a reading's fit (of a table, of an orientation).
@@ -168,15 +169,28 @@ _LEADING_ARROW = re.compile(r"^\s*[→⇒↦➔]+\s*")
 _HALF_SPACED_ARROW = re.compile(r"(?<=\S) ([→⇒])(?=\S)|(?<=\S)([→⇒]) (?=\S)")
 
 
+# A label that is a work's first author and its reference: "Wacker et al. [34]".
+_AUTHORS_CITED = re.compile(
+    r"\s*[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)\s*\[\d+\]\s*"
+)
+_JOINING_MINUS = re.compile(r"(?<=\w)\u2212(?=\w)")
+
+
 def printed_label(text: str) -> str:
-    """A label as an answer key: NFKC-normalised, citation markers, an own-work mark
-    ("(ours)") and footnote or significance marks after it ("RoBERTa**") dropped, as is an
-    arrow before it (an ablation's "→LoRA" is the LoRA variant), whitespace collapsed, a
-    symbol's subscript set apart by the extractor joined to it again ("β R" reads "βR"), an
-    arrow spaced on one side only spaced on both ("D →L" reads "D → L")."""
-    bare = without_own_note(CITATION.sub("", unicodedata.normalize("NFKC", text)))
+    """A label as an answer key: NFKC-normalised, citation markers (not the reference of a
+    row named by its authors, "Wacker et al. [34]"), an own-work mark ("(ours)") and
+    footnote or significance marks after it ("RoBERTa**") dropped, as is an arrow before it
+    (an ablation's "→LoRA" is the LoRA variant), whitespace collapsed, a symbol's subscript
+    set apart by the extractor joined to it again ("β R" reads "βR"), an arrow spaced on one
+    side only spaced on both ("D →L" reads "D → L"), a minus sign between two names a hyphen
+    (a pair typeset in math, "𝑃𝑃−𝑆𝐷", reads "PP-SD"; a sign before or after a name stays:
+    "β−", "− abstract")."""
+    text = unicodedata.normalize("NFKC", text)
+    # A row named by its authors ("Wacker et al. [34]") keeps the reference it points at.
+    bare = without_own_note(text if _AUTHORS_CITED.fullmatch(text) else CITATION.sub("", text))
     bare = _LEADING_ARROW.sub("", without_marks(bare))
     bare = _HALF_SPACED_ARROW.sub(lambda m: f" {m[1] or m[2]} ", bare)
+    bare = _JOINING_MINUS.sub("-", bare)
     return _SUBSCRIPTED_SYMBOL.sub(r"\1\2", _SPACE.sub(" ", bare).strip())
 
 
@@ -284,6 +298,12 @@ def _map_columns(
                 if j not in mapped.values() and path and path_score(path[-1:], question) >= 1.0
             ]
         )
+        # Of several, the one whose header names the column's note ("Finetune" of the
+        # 2019 model's "(finetuned)" score, beside its "Frozen" one).
+        note = " ".join(_PARENTHESES.findall(unmapped[0]))
+        if len(named) > 1 and terms(note):
+            noted = [j for j in named if label_share(note, question_terms(" ".join(paths[j]))) >= 1]
+            named = noted or named
         if len(named) == 1:
             mapped[unmapped[0]] = named[0]
             total += MIN_COLUMN_MATCH
@@ -545,10 +565,11 @@ def _family_rows(
 
 def _condition_rows(
     rows: dict[tuple[str, ...], dict[Slot, TableCell]], question_text: str, used: set[Slot]
-) -> tuple[list[tuple[str, ...]], str]:
+) -> tuple[list[tuple[str, ...]], list[str]]:
     """Rows holding a text value (outside the answer's columns) that the question names as a
-    phrase, or a group label it names shortened ("Multi" rows for "the multidomain
-    datasets"), when that value is held by some rows but not all."""
+    phrase, or a group label it names without its note ("32B Models (Based on ...)") or
+    shortened ("Multi" rows for "the multidomain datasets"), when that value is held by some
+    rows but not all."""
     # Each text by where the rows print it (a level of their paths, a column).
     by_text: dict[tuple[object, str], set[tuple[str, ...]]] = {}
     groups = {label for path in rows for label in path[:-1]}
@@ -569,12 +590,14 @@ def _condition_rows(
         if len(holders) < len(rows)
         and (
             contains_phrase(said, text)
+            # A group label's note aside: "32B Models (Based on Qwen2.5-32B-Instruct)".
+            or (text in groups and contains_phrase(said, _PARENTHESES.sub("", text)))
             or (text in groups and shortened_in(text, question_text))
             or text == by_parts
         )
     ]
     if not named:
-        return [], ""
+        return [], []
     # Values printed in one place are alternatives ("with a single frame and with 8
     # frames": rows holding either); values printed in different places all hold.
     held: dict[object, set[tuple[str, ...]]] = {}
@@ -582,8 +605,8 @@ def _condition_rows(
         held[place] = held.get(place, set()) | holders
     kept = set.intersection(*held.values())
     if len(kept) == len(rows):
-        return [], ""
-    return [path for path in rows if path in kept], ", ".join(text for _, text, _ in named)
+        return [], []
+    return [path for path in rows if path in kept], [text for _, text, _ in named]
 
 
 # A work cited by its authors and year: "Li et al. (2016)", "Collier and Kim (2004)".
@@ -1068,11 +1091,25 @@ def _project_cells(
         and not _every_row(question_text, keys, caption)
     ):
         kept, narrowed_by = named, NAMED_ROWS
+    # With no row named or bounded, as many rows as the question counts of its key column
+    # ("each of its three granularities") are the paper's own when exactly that many print
+    # its name ("Multi-LexSum D → T", "... D → S", "... D → L" among other datasets).
+    if not narrowed_by and counted:
+        own_rows = [path for path in kept if prints_own(path, subject)]
+        if len(own_rows) < len(kept) and len(own_rows) in counted:
+            kept, narrowed_by = own_rows, OWN_ROWS
     conditioned, condition = _condition_rows(
         {path: rows[path] for path in kept}, question_text, set(mapped.values())
     )
+    # A condition chooses among the rows of each name ("the 32B models' SFT and QFFT rows"),
+    # never drops a row the question names ("BillSum and Multi-News" where only Multi-News
+    # is under "Long", a word of "long summaries"), but the group it names itself ("the
+    # paper saves" above its breakdown).
+    dropped = {norm(path[-1]) for path in kept} - {norm(path[-1]) for path in conditioned}
+    if narrowed_by == NAMED_ROWS and dropped - {norm(text) for text in condition}:
+        conditioned = []
     if conditioned:
-        kept, narrowed_by = conditioned, f"rows holding {condition!r}"
+        kept, narrowed_by = conditioned, f"rows holding {', '.join(condition)!r}"
     # Each key column reads the label column its header names, when together they tell
     # the rows apart ("SciERC | NER" and "SciERC | REL").
     levels = [level for level in named_levels if level is not None]

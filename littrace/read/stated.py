@@ -4,10 +4,12 @@ Training details and corpus statistics are often written out rather than tabulat
 answer's column that no table of the paper holds is read from the body sentence that names
 the column (every word of its name before a parenthesis, "Batch size" of "Batch size
 (sequences)"): a number column takes the number printed closest to the name, a string
-column the closest name-like word (capitals or digits inside it: "AdamW", "SGD", "GPT-4"),
-neither more than a few words away, nor inside a parenthesis (a citation), nor past a
-comma. Only a paragraph naming the row's entity states its value: a sentence naming it
-beats the paragraph's others; then the closer value, then the earlier sentence.
+column the closest name-like word (capitals or digits inside it: "AdamW", "SGD", "GPT-4";
+a capitalised word right before the name: "Adam optimizer"), neither more than a few words
+away, nor inside a parenthesis (a citation), nor past a comma. Only a paragraph naming the
+row's entity states its value, unless the entity is what the paper introduces (a paper
+states its own settings without its name): a sentence naming it beats the others; then a
+paragraph naming it, the closer value, the earlier sentence.
 
 Example:
     >>> from littrace.read.stated import sentence_value
@@ -25,7 +27,7 @@ import re
 from littrace.littraceqa import TableColumn
 from littrace.numbers import numbers
 from littrace.read.records import Fact, PaperContext
-from littrace.read.text import contains_phrase, sentences, terms
+from littrace.read.text import STOPWORDS, contains_phrase, sentences, terms
 from littrace.read.units import terms_match
 
 # Words between a column's name and its value: "a batch size of 32", "AdamW as the optimizer".
@@ -35,6 +37,9 @@ _PARENTHESIS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 # A name as papers print one: a capital or digit past its first letter ("AdamW", "SGD",
 # "GPT-4", "LLaMA"), not a capitalised ordinary word.
 _NAME = re.compile(r"[A-Za-z][\w.+-]*(?:[A-Z]|\d)[\w.+-]*")
+
+
+_CAPITALISED = re.compile(r"[A-Z][a-z]{2,}")
 
 
 def _name_terms(column: str) -> list[str]:
@@ -84,7 +89,17 @@ def sentence_value(sentence: str, column: str, column_type: str) -> tuple[str, i
                 continue
             value = found[0].text
         else:
-            match = _NAME.fullmatch(word.strip(",.;:"))
+            bare = word.strip(",.;:")
+            match = _NAME.fullmatch(bare)
+            # A capitalised word just before the name, not a stop word ("Our optimizer"),
+            # is the name's own ("we adopt Adam optimizer").
+            if (
+                match is None
+                and i == first - 1
+                and bare.lower() not in STOPWORDS
+                and _CAPITALISED.fullmatch(bare)
+            ):
+                match = _CAPITALISED.fullmatch(bare)
             if match is None or _names_part(word, wanted):
                 continue
             value = match[0]
@@ -103,22 +118,25 @@ def sentence_value(sentence: str, column: str, column_type: str) -> tuple[str, i
 
 
 def stated_value(
-    context: PaperContext, entity: str, column: TableColumn
+    context: PaperContext, entity: str, column: TableColumn, own: bool = False
 ) -> tuple[str, Fact] | None:
     """The value the paper's body states for ``column`` of the row ``entity``
     (:func:`sentence_value`) in a paragraph naming the entity, the sentence naming it first;
-    or None."""
-    best: tuple[tuple[int, int], str, str, str] | None = None
+    or None. With ``own`` (the entity is what the paper itself introduces) any paragraph
+    states it, after those naming it: a paper writes its own settings without its name
+    ("We set the batch size to 32")."""
+    best: tuple[tuple[int, int, int], str, str, str] | None = None
     for chunk in context.chunks:
         # A value stated in a paragraph that names no such row ("a batch size of 64" of an
         # ablation, a "method" of another work's) is no reading of this row's.
-        if chunk.type != "body" or not contains_phrase(chunk.text, entity):
+        named = contains_phrase(chunk.text, entity)
+        if chunk.type != "body" or not (named or own):
             continue
         for sentence in sentences(chunk.text):
             found = sentence_value(sentence, column.name, column.type)
             if found is None:
                 continue
-            rank = (-contains_phrase(sentence, entity), found[1])
+            rank = (-contains_phrase(sentence, entity), -named, found[1])
             if best is None or rank < best[0]:
                 best = (rank, found[0], sentence, chunk.chunk_id)
     if best is None:

@@ -66,7 +66,13 @@ from littrace.read.text import (
     sentences,
     terms,
 )
-from littrace.read.units import label_share, question_terms, stated_counts, table_cells
+from littrace.read.units import (
+    CITATION,
+    label_share,
+    question_terms,
+    stated_counts,
+    table_cells,
+)
 
 _TRUE = {"yes", "true", "y", "1", "✓", "x"}
 _FALSE = {"no", "false", "n", "0", "✗", "-"}
@@ -235,6 +241,9 @@ _UNION_FIT = 0.5
 _LINE_BREAK_HYPHEN = re.compile(r"(?<=\w)-\s+(?=\w)")
 _PAPER_KEY = re.compile(r"\b(?:paper|title|article|work)\b", re.I)
 _TITLE_KEY = re.compile(r"\btitle\b", re.I)
+_METHOD_KEY = re.compile(
+    r"\b(?:model|method|system|approach|algorithm|architecture|baseline|variant)s?\b", re.I
+)
 _OBJECT_WORDS = {
     "equation": "equation_id",
     "table": "table_id",
@@ -465,7 +474,8 @@ def _located_value(
         if field_name is not None:
             raw = str(item.locator[field_name])
         else:
-            found = numbers(item.text) if column.type == "number" else []
+            # A citation's year or reference number is no value of the column.
+            found = numbers(CITATION.sub("", item.text)) if column.type == "number" else []
             first = sentences(item.text)
             raw = found[-1].text if found else (first[0] if first else item.text)[:STRING_CHARS]
         fact = Fact(
@@ -528,15 +538,17 @@ def _listing_paper(
 
 def _carrying_paper(data: SynthesisInput, works: Sequence[PaperContext]) -> PaperContext | None:
     """The one paper of several with a table whose headers print every word of every number
-    column of the answer: the answer is read off that table (one reprinting another paper's
-    scores beside its own, "SCIBERT | S2ORC-SCIBERT"), not column by column off each paper."""
+    column of the answer and that names another of the works: the answer is read off that
+    table (one reprinting another paper's scores beside its own, "SCIBERT | S2ORC-SCIBERT"),
+    not column by column off each paper. A table naming no other work is its own paper's
+    share of the answer (its hyperparameters beside each other paper's)."""
     schema = data.question.table_schema or []
     # Rows keyed further ("Dataset | Paper", "Dataset | Reported in") may be each paper's own.
     if sum(c.is_row_key for c in schema) > 1:
         return None
     numbers = [c.name for c in schema if not c.is_row_key and c.type == "number"]
     carrying = [
-        context
+        (context, found[0])
         for context in works
         if numbers
         and (found := best_projection(data, context))
@@ -546,7 +558,15 @@ def _carrying_paper(data: SynthesisInput, works: Sequence[PaperContext]) -> Pape
             for name in numbers
         )
     ]
-    return carrying[0] if len(carrying) == 1 else None
+    if len(carrying) != 1:
+        return None
+    context, obj = carrying[0]
+    others = [subject_name(work) for work in works if work is not context]
+    labels = {
+        label for cell in table_cells(obj.cells) for label in cell.column_path + cell.row_path
+    }
+    named = any(_names_label(label, other) for label in labels for other in others)
+    return context if named else None
 
 
 def _cues(contexts: Sequence[PaperContext]) -> dict[str, Cue]:
@@ -579,7 +599,20 @@ def _cross_paper_rows(
     or None when no column is one paper's."""
     schema = data.question.table_schema or []
     values = [c for c in schema if not c.is_row_key and c is not key]
-    owners = column_papers([c.name for c in values], _cues(works))
+    # A column a table prints whole ("Learning rate" in "peak learning rate") names a
+    # measure, not a paper, whatever title word it shares ("... Representation Learning"),
+    # unless it names what a paper introduces ("SciBERT").
+    printed = {question_terms(label) for context in works for label in _labels(context)}
+    subjects = [question_terms(subject_name(context)) for context in works]
+    owners = column_papers(
+        [
+            c.name
+            for c in values
+            if not any(label_share(c.name, p) >= 1.0 for p in printed)
+            or any(label_share(c.name, subject) >= 1.0 for subject in subjects)
+        ],
+        _cues(works),
+    )
     for column in values:
         if column.name in owners:
             continue
@@ -707,15 +740,13 @@ _ORDINAL = {"first": 0, "former": 0, "second": 1, "latter": 1}
 _ORDINAL_PAPER = re.compile(r"\b(?:for|from|in)\s+the\s+(first|former|second|latter)\b", re.I)
 
 
-def _described_rows(
-    data: SynthesisInput, works: Sequence[PaperContext], keys: Sequence[TableColumn]
-) -> ReadRows | None:
-    """Rows of several papers' tables put together, each paper's read with the clauses of
-    the question that describe that paper alone (by year and venue, "the 2026 paper's
-    held-out study", or by its place among those described, "for the second, ...") and
-    those that describe none: each paper's clauses say which of its rows they want. None
-    unless two papers are read so."""
-    question = data.question.question
+def _paper_clauses(
+    question: str, works: Sequence[PaperContext]
+) -> tuple[dict[str, list[str]], list[str]]:
+    """The clauses of ``question`` that describe one of the works alone (by year and venue,
+    or by its place among those described: "for the second, ..."), by paper id, and those
+    that describe none ("For BillSum and Multi-News, what source length ...?"), which are
+    asked of each."""
     venues = sorted({c.paper.venue for c in works if c.paper.venue})
     order: list[str] = []
     for description in paper_descriptions(question, venues):
@@ -723,8 +754,6 @@ def _described_rows(
         if len(fitting) == 1 and fitting[0] not in order:
             order.append(fitting[0])
     clauses: dict[str, list[str]] = {}
-    # What describes no paper ("For BillSum and Multi-News, what source length ...?") is
-    # asked of each.
     shared: list[str] = []
     for clause in _CLAUSE_SPLIT.split(question):
         described = paper_descriptions(clause, venues)
@@ -736,6 +765,55 @@ def _described_rows(
             clauses.setdefault(owners.pop(), []).append(clause)
         elif not described and not owners:
             shared.append(clause)
+    return clauses, shared
+
+
+def _described_subject_rows(
+    data: SynthesisInput,
+    works: Sequence[PaperContext],
+    read: ReadRows,
+    source: PaperContext,
+    schema: list[TableColumn],
+    key: TableColumn,
+) -> tuple[list[tuple[str, dict[str, Any]]], list[Fact]]:
+    """Rows for the works besides ``source`` (whose table gave the rows ``read``) that the
+    question describes each in a clause of its own, as it does ``source``: what each
+    introduces, with the values its body states ("We set the batch size to 32") where it
+    states one at least, when the key column holds what papers introduce (a "Model",
+    "Method", "System"). A work no clause describes alone (a citing paper pointing at the
+    table's) adds none; nor does any under a key of datasets, fields or tasks."""
+    clauses, _ = _paper_clauses(data.question.question, works)
+    rows: list[tuple[str, dict[str, Any]]] = []
+    facts: list[Fact] = []
+    # Only rows of what papers introduce (models, methods, systems) may be a paper's own.
+    if source.paper_id not in clauses or not _METHOD_KEY.search(key.name):
+        return rows, facts
+    values = [c for c in schema if not c.is_row_key]
+    have = {norm(label) for label, _ in read.entities}
+    for context in works:
+        name = subject_name(context)
+        if context is source or context.paper_id not in clauses or norm(name) in have:
+            continue
+        raw: dict[str, Any] = {key.name: name}
+        for column in values:
+            stated = stated_value(context, name, column, own=True)
+            if stated is not None:
+                raw[column.name] = stated[0]
+                facts.append(stated[1])
+        if len(raw) > 1:
+            rows.append((name, raw))
+    return rows, facts
+
+
+def _described_rows(
+    data: SynthesisInput, works: Sequence[PaperContext], keys: Sequence[TableColumn]
+) -> ReadRows | None:
+    """Rows of several papers' tables put together, each paper's read with the clauses of
+    the question that describe that paper alone (by year and venue, "the 2026 paper's
+    held-out study", or by its place among those described, "for the second, ...") and
+    those that describe none: each paper's clauses say which of its rows they want. None
+    unless two papers are read so."""
+    clauses, shared = _paper_clauses(data.question.question, works)
     if len(clauses) < 2:
         return None
     read: list[tuple[PaperContext, ReadRows]] = []
@@ -955,6 +1033,21 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
             {label for context in works for label in _labels(context, columns=False)},
         ):
             projected = None
+        # Rows read off one paper's table, of several the question describes: each other
+        # described paper adds its own row.
+        read_in = {fact.paper_id for fact in projected.facts} if projected is not None else set()
+        if projected is not None and len(works) > 1 and len(read_in) == 1:
+            reader = next(c for c in works if c.paper_id in read_in)
+            described, described_facts = _described_subject_rows(
+                data, works, projected, reader, schema, keys[0]
+            )
+            if described:
+                projected = projected._replace(
+                    entities=[*projected.entities, *described],
+                    facts=[*projected.facts, *described_facts],
+                    how=f"{projected.how}; "
+                    + ", ".join(f"{label} as its paper states" for label, _ in described),
+                )
         if projected is not None:
             projected_rows = assemble_rows(schema, projected.entities)
             if projected_rows:
@@ -990,6 +1083,15 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
                 raw[column.name] = stated[0]
                 stated_facts.append(stated[1])
                 continue
+            # A paper's own method ("SemEAGAT" of "SemEAGAT: A Novel Approach ...") has its
+            # settings stated anywhere in the paper; a paragraph not naming it is where the
+            # value was read, not the evidence the localizer looks for.
+            if not headed and contains_phrase(context.paper.title, entity):
+                stated = stated_value(context, entity, column, own=True)
+                if stated is not None:
+                    raw[column.name] = stated[0]
+                    facts.append(stated[1])
+                    continue
             if found is not None and column.type == "number":
                 obj, match = found
                 raw[column.name] = match.value

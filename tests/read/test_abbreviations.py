@@ -16,6 +16,28 @@ def test_short_forms_are_defined_by_the_words_whose_initials_they_print() -> Non
     }
 
 
+def test_a_short_form_set_equal_to_words_is_defined_by_them() -> None:
+    # Paper Plain's Table 2 caption (dev8 x1_11): the interface variants its headers pair.
+    caption = (
+        "where i and j correspond to interface options — 𝑃𝑃= Paper Plain, 𝑄𝐴= Key Question "
+        "Index and Answer Gists, 𝑆𝐷= Both Section Gists and Term Definitions, and 𝑃𝐷𝐹= PDF "
+        "baseline. For example"
+    )
+    assert definitions(caption) == {
+        "𝑃𝑃": "Paper Plain",
+        "𝑄𝐴": "Key Question Index and Answer Gists",
+        "𝑆𝐷": "Both Section Gists and Term Definitions",
+        "𝑃𝐷𝐹": "PDF baseline",
+    }
+    assert Glossary(definitions(caption)).spell("𝑄𝐴−𝑃𝐷𝐹") == (
+        "Key Question Index and Answer Gists−PDF baseline"
+    )
+    # Set equal to a number or an expression, a symbol is a setting, not a short form.
+    assert definitions("with alpha = 0.5 and L = L_task + 0.5 L_align, k = number of runs") == {
+        "k": "number of runs"
+    }
+
+
 def test_a_greek_letter_matches_the_initial_of_its_name() -> None:
     defined = definitions("Table 7: Fleiss kappa (F-κ), Randolph kappa (R-κ), and agreement.")
     assert defined == {"F-κ": "Fleiss kappa", "R-κ": "Randolph kappa"}

@@ -22,6 +22,9 @@ from tests.read.helpers import context
             "AdamW",
         ),
         ("We train for 200 epochs of 256 batch size.", "Batch size", "number", "256"),
+        # A capitalised word right before the name is the name's; not the sentence's first.
+        ("We adopt Adam optimizer with a learning rate of 1e-3.", "Optimizer", "string", "Adam"),
+        ("Adam optimizer was used.", "Optimizer", "string", "Adam"),
         # Past a comma is another clause's number; equally close, the one after the name.
         (
             "Clipping at a maximum of 1, a batch size of 32, and 100 steps.",
@@ -45,6 +48,8 @@ def test_a_sentence_states_the_value_next_to_the_columns_name(
     [
         ("The batch is small and the model size is 7B.", "Batch size", "number"),  # words apart
         ("We tune the optimizer carefully.", "Optimizer", "string"),  # no name near it
+        # A capitalised stop word before the name is a sentence's first word, no name.
+        ("Our optimizer follows Smith and Jones.", "Optimizer", "string"),
         ("A batch size that is rather large for 512 GPUs in total.", "Batch size", "number"),
         ("The warmup takes 100 steps.", "Batch size", "number"),  # the column is not named
     ],
@@ -84,3 +89,18 @@ def test_the_sentence_naming_the_rows_entity_wins_over_its_paragraphs_others() -
     # batch size is 256." of a paragraph that names no row.
     assert unnamed is not None and unnamed[0] == "64"
     assert stated_value(paper, "BM25", column) is None
+
+
+def test_a_papers_own_method_has_its_settings_stated_in_paragraphs_not_naming_it() -> None:
+    # "The batch size is 256." names no method: no row's reading, unless the row is what the
+    # paper itself introduces (its title's "SparseSieve").
+    paper = context()
+    column = TableColumn(name="Batch size", type="number", is_row_key=False)
+
+    assert stated_value(paper, "SparseSieve", column) is None
+    own = stated_value(paper, "SparseSieve", column, own=True)
+    assert own is not None and own[0] == "256" and own[1].chunk_id == "p1#0001"
+    # A paragraph naming it still wins over those that do not.
+    named = Chunk("p1#0009", "p1", "body", 5, "SparseSieve uses a batch size of 128.")
+    paper = replace(paper, chunks=(*paper.chunks, named))
+    assert stated_value(paper, "SparseSieve", column, own=True)[0] == "128"  # type: ignore[index]

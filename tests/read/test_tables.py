@@ -158,7 +158,8 @@ def test_a_listed_rows_value_no_table_holds_is_read_from_the_sentence_stating_it
     b = context("pb", "FlowRelay", cells=(("Method", "SciDocs-S"), ("FlowRelay", "50.5")))
     stating = Chunk("pb#0009", "pb", "body", 6, "FlowRelay uses a batch size of 64.", section="5")
     b = replace(b, chunks=(*b.chunks, stating))
-    # pa's "The batch size is 256." names no row: the localizer's passage reads it.
+    # pa's "The batch size is 256." names no row, but SparseSieve is what pa introduces:
+    # its own paragraphs state its settings (read there, not grounding the answer).
     schema = [
         TableColumn(name="Method", type="string", is_row_key=True),
         TableColumn(name="Batch size", type="number", is_row_key=False),
@@ -176,6 +177,7 @@ def test_a_listed_rows_value_no_table_holds_is_read_from_the_sentence_stating_it
     ]
     # The sentence read is the evidence, standing where a printed value was sought.
     assert [(fact.paper_id, fact.chunk_id) for fact in answer.grounds] == [("pb", "pb#0009")]
+    assert ("pa", "pa#0001") in [(fact.paper_id, fact.chunk_id) for fact in answer.facts]
     assert answer.stated
 
 
@@ -470,6 +472,47 @@ def test_a_table_printing_every_number_column_is_the_answer_of_several_papers() 
     by_paper = [schema[0], TableColumn(name="Paper", type="string", is_row_key=True), *schema[1:]]
     keyed = replace(data, question=table_question(question.question, by_paper))
     assert _carrying_paper(keyed, [scibert, s2orc]) is None
+
+
+def test_a_table_naming_no_other_work_is_its_own_papers_share_of_the_answer() -> None:
+    # dev7 w4_03: the vision paper's training-settings table prints "peak learning rate" and
+    # "total batch size", but only its own run: the other papers' settings are their own.
+    from littrace.read.tables import _carrying_paper
+
+    vision = _paper(
+        "pa",
+        "InternVL: Scaling up Vision Foundation Models",
+        "CVPR",
+        2024,
+        (
+            ("config", "retrieval fine-tuning"),
+            ("peak learning rate", "1e-6"),
+            ("total batch size", "1024"),
+        ),
+    )
+    embedding = _paper(
+        "pb",
+        "SPECTER: Document-level Representation Learning using Citation-informed Transformers",
+        "ACL",
+        2020,
+        (("Task", "SPECTER"), ("CLS", "84.2"), ("USR", "88.4")),
+    )
+    schema = [
+        TableColumn(name="Model", type="string", is_row_key=True),
+        TableColumn(name="Learning rate", type="number", is_row_key=False),
+        TableColumn(name="Batch size", type="number", is_row_key=False),
+    ]
+    question = table_question(
+        "For the ACL 2020 embedding model and the CVPR 2024 vision model, give the learning "
+        "rate and the batch size of each.",
+        schema,
+    )
+    data = SynthesisInput(question, Plan(), ["pa", "pb"], {"pa": vision, "pb": embedding}, {}, [])
+    assert _carrying_paper(data, [vision, embedding]) is None
+    # "Learning rate" is a measure the vision table prints whole, not a pointer at the paper
+    # whose title says "Representation Learning": SPECTER's own score column is not read.
+    rows = table_rows(data).rows
+    assert all(row.get("Learning rate") not in (84.2, 88.4) for row in rows)
 
 
 def test_a_column_one_papers_headers_name_is_read_off_that_paper_alone() -> None:
@@ -893,3 +936,55 @@ def test_sibling_tables_told_apart_by_their_captions_key_the_rows_read_off_each(
     one = replace_text(question, "and repeats them with GPT2 Large", "only")
     rows, *_ = table_rows(SynthesisInput(one, Plan(), ["pa"], {"pa": paper}, {}, []))
     assert [row["BLEU"] for row in rows] == [31.61, 45.08]
+
+
+def test_each_other_described_paper_adds_its_own_row_with_the_values_it_states() -> None:
+    # dev6 v4_07: the 2025 paper's hyperparameter table gives its 7B and 32B rows; the 2022
+    # paper, described in a clause of its own, states its settings in prose.
+    tuned = _paper(
+        "pa",
+        "QFFT, Question-Free Fine-Tuning for Adaptive Reasoning",
+        "arXiv",
+        2025,
+        (
+            ("Hyperparameter", "7B Models", "32B Models"),
+            ("Learning rate", "1e-5", "1e-5"),
+            ("Batch size", "8", "32"),
+        ),
+    )
+    detector = _paper(
+        "pb", "SemEAGAT: Semantic Dependency Graphs for Event Detection", "EMNLP", 2022, TABLE_CELLS
+    )
+    stated = Chunk(
+        "pb#0009", "pb", "body", 5, "We adopt Adam optimizer with a learning rate of 1e-3."
+    )
+    detector = replace(detector, chunks=(*detector.chunks, stated))
+    schema = [
+        TableColumn(name="Model", type="string", is_row_key=True),
+        TableColumn(name="Learning rate", type="number", is_row_key=False),
+        TableColumn(name="Batch size", type="number", is_row_key=False),
+    ]
+    asked = (
+        "Compare two papers: the EMNLP 2022 event-detection model built on dependency graphs, "
+        "and the 7B and 32B models trained in the 2025 arXiv fine-tuning paper. Give the "
+        "learning rate and the batch size for each."
+    )
+    data = SynthesisInput(
+        table_question(asked, schema), Plan(), ["pa", "pb"], {"pa": tuned, "pb": detector}, {}, []
+    )
+    rows, facts, how, *_ = table_rows(data)
+    assert rows == [
+        {"Model": "7B Models", "Learning rate": 1e-05, "Batch size": 8},
+        {"Model": "32B Models", "Learning rate": 1e-05, "Batch size": 32},
+        {"Model": "SemEAGAT", "Learning rate": 0.001, "Batch size": 256},
+    ]
+    assert how.endswith("SemEAGAT as its paper states")
+    assert {fact.chunk_id for fact in facts if fact.paper_id == "pb"} == {"pb#0009", "pb#0001"}
+    # Under a key of datasets a paper's own row is none of the answer's rows.
+    by_dataset = [TableColumn(name="Dataset", type="string", is_row_key=True), *schema[1:]]
+    keyed = replace(data, question=table_question(asked, by_dataset))
+    assert "SemEAGAT" not in [row["Dataset"] for row in table_rows(keyed).rows]
+    # A paper no clause describes alone (one citing the table's paper) adds no row.
+    cited = "In the 2025 arXiv fine-tuning paper, give the learning rate and batch size of the 7B and 32B models."
+    data = replace(data, question=table_question(cited, schema))
+    assert [row["Model"] for row in table_rows(data)[0]] == ["7B Models", "32B Models"]

@@ -18,6 +18,7 @@ from littrace.read.units import (
     label_share,
     question_terms,
     refers_to_own,
+    run_in_bases,
     stacked,
     stated_counts,
     subject_terms,
@@ -679,6 +680,14 @@ def test_a_label_printed_as_an_initialism_is_named_by_its_words() -> None:
     assert label_share("Initial", wanted) == 0.0
 
 
+def test_initials_are_of_one_phrase_not_across_a_comma_or_colon() -> None:
+    # A header "BART, Single-task: D →L" abbreviates to no "BS" (BERTScore's column).
+    printed = question_terms("BART, Single-task: D →L, D →S, D →T")
+    assert label_share("BS", printed) == 0.0
+    assert label_share("ST", printed) == 1.0
+    assert label_share("CS", question_terms("the computer science (CS) subset")) == 1.0
+
+
 def test_an_initialism_may_keep_the_words_between_its_words() -> None:
     wanted = asked_terms("On which datasets does the prior state of the art win?")
     assert label_share("SOTA", wanted) == 1.0
@@ -892,6 +901,11 @@ def test_a_subscript_run_into_an_abbreviation_is_a_term_of_its_own() -> None:
     wanted = question_terms("What ROUGE-2 F1 does LED-16384 obtain on the tiny summaries?")
     assert label_share("R-2f1", wanted) == 1.0
     assert label_share("R-1f1", wanted) == 0.5
+    # A header running the subscript in names the column by base and subscript alike.
+    printed = run_in_bases(question_terms("D →T R-2f1"), frozenset({"f1"}))
+    assert label_share("D → T R-2 F1", printed) == 1.0
+    printed = run_in_bases(question_terms("D →T BSf1"), frozenset({"f1"}))
+    assert label_share("D → T BS F1", printed) == 1.0
     # The letters after a name's number are the name's ("GPT-4o" is not GPT-4).
     assert label_share("GPT-4o", question_terms("What does GPT-4 score?")) == 0.0
 

@@ -155,20 +155,27 @@ def label_hits(label: str, wanted: frozenset[str]) -> tuple[float, int]:
 def run_in_bases(
     printed: frozenset[str], subscripts: frozenset[str] = frozenset()
 ) -> frozenset[str]:
-    """``printed`` header terms with the base of each subscript run into one ("r-2" of
-    "r-2f1"), so that the header names the column "R-2"; and the base of a name that one of
-    the table's run-in ``subscripts`` (:func:`run_in_subscripts`) ends ("bs" of "bsf1"
-    beside "r-2f1": BS with subscript f1)."""
-    bases = {run_in["base"] for term in printed if (run_in := _RUN_IN.fullmatch(term))}
-    bases |= {
-        term[: -len(subscript)]
+    """``printed`` header terms with the base and the subscript of each subscript run into
+    one ("r-2" and "f1" of "r-2f1"), so that the header names the column "R-2 F1"; and the
+    base of a name that one of the table's run-in ``subscripts`` (:func:`run_in_subscripts`)
+    ends, with that subscript ("bs" and "f1" of "bsf1" beside "r-2f1": BS with subscript
+    f1)."""
+    parts = {
+        part
+        for term in printed
+        if (run_in := _RUN_IN.fullmatch(term))
+        for part in (run_in["base"], run_in["subscript"])
+    }
+    parts |= {
+        part
         for term in printed
         for subscript in subscripts
         if term.endswith(subscript)
         and term[: -len(subscript)].isalpha()
         and len(term) - len(subscript) >= 2
+        for part in (term[: -len(subscript)], subscript)
     }
-    return printed | bases
+    return printed | parts
 
 
 def run_in_subscripts(printed: frozenset[str]) -> frozenset[str]:

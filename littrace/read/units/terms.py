@@ -95,20 +95,31 @@ _SUFFIX = re.compile(
 GREEK_LEAD = re.compile(r"^[\u03b1-\u03c9](?=[a-z0-9]*[a-z])[a-z0-9]+$")
 
 
+# Where a phrase ends inside a label or a sentence.
+_PHRASE_BREAK = re.compile(r"[,;:()\[\]]")
+
+
 def _tokens(text: str) -> set[str]:
     # Two words printed as one in a header ("GROBID_NN" read as "GROBIDNN"; "Multi Vec").
     words = norm(text).split()
     found: set[str] = {a + b for a, b in itertools.pairwise(words) if (a + b).isalnum()}
     # A label the question quotes is named whole, stop words and all ("the 'All' score").
     found.update(QUOTED_MARK + norm(quoted) for quoted in _QUOTED.findall(text))
-    # The initials of consecutive words, for a label printed as an initialism ("CS" for
-    # "computer science", "MLP" for "multi-layer perceptron").
-    content = [p for w in words for p in w.split("-") if p.isalpha() and p not in STOPWORDS]
-    found.update(
-        INITIALS_MARK + "".join(w[0] for w in content[i : i + n])
-        for n in (2, 3, 4)
-        for i in range(len(content) - n + 1)
-    )
+    # The initials of consecutive words of one phrase, for a label printed as an initialism
+    # ("CS" for "computer science", "MLP" for "multi-layer perceptron"); a comma or a colon
+    # ends the phrase ("BART, Single-task" abbreviates to no "BS").
+    for phrase in _PHRASE_BREAK.split(text):
+        content = [
+            p
+            for w in norm(phrase).split()
+            for p in w.split("-")
+            if p.isalpha() and p not in STOPWORDS
+        ]
+        found.update(
+            INITIALS_MARK + "".join(w[0] for w in content[i : i + n])
+            for n in (2, 3, 4)
+            for i in range(len(content) - n + 1)
+        )
     # Some initialisms keep the words between ("SOTA" for "state of the art"); they spell
     # out words, not names ("score of the ACL" is no SOTA).
     spelled = [w.lower() if not w.isupper() else "" for w in re.findall(r"[A-Za-z]+", text)]
