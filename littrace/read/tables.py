@@ -2,25 +2,29 @@
 
 The row entity is the schema's key column(s). One selected work (two pool records of a
 paper are one work), the one work whose tables print every listed entity, or the one whose
-table prints every number column by name (another paper's scores reprinted beside its own),
-gives the rows of its best-fitting table, projected onto the schema (a located figure that
-prints each value with its label, :func:`~littrace.read.charts.labelled_values`, is one of
-its tables). With several works, value columns
-that name their papers ("Finetune (2019 paper)") or that one paper's headers alone carry are
-read off each paper's own table and the rows joined (:mod:`littrace.read.cross_paper`);
-else each paper's table gives the rows the question chooses there, read with the whole
-question or with the clauses describing that paper ("every method in the 2026 paper's
-study, plus the two base models in the 2025 paper's table"), and the rows are put together.
-When no header of the one work's tables names a value column, the rows are still that
-table's (the one that fits the key column, the question's words and named rows best), each
-value read where its row label and column name meet, else null.
-Otherwise, when the question lists its entities (``plan.rows``) the row ledger is fixed to
-them; when the key column names papers, each selected paper is a row. Every other column is filled per row from its source paper: detected table
-cells first (row label against the entity, header against the column name), then the
-localizer's best item for that column (a printed object id such as ``"Equation 3"``, a
-reference number, or a number in the passage). Rows are keyed by the normalised row key,
-complementary cells of one key are merged, all-null rows dropped and every value typed
-(numbers as JSON numbers without units or ``%``, null only when missing).
+table prints every number column by name and names another of the works (another paper's
+scores reprinted beside its own), gives the rows of its best-fitting table, projected onto
+the schema (a located figure that prints each value with its label,
+:func:`~littrace.read.charts.labelled_values`, is one of its tables). With several works,
+value columns that name their papers ("Finetune (2019 paper)") or that one paper's headers
+alone carry are read off each paper's own table and the rows joined
+(:mod:`littrace.read.cross_paper`); else each paper's table gives the rows the question
+chooses there, read with the whole question or with the clauses describing that paper
+("every method in the 2026 paper's study, plus the two base models in the 2025 paper's
+table"), and the rows are put together. Rows read off one paper's table gain a row for each
+other paper the question describes in a clause of its own, under a key of models or
+methods: what it introduces, with the values its text states. When no header of the one
+work's tables names a value column, the rows are still that table's (the one that fits the
+key column, the question's words and named rows best), each value read where its row label
+and column name meet, else null. Otherwise, when the question lists its entities
+(``plan.rows``) the row ledger is fixed to them; when the key column names papers, each
+selected paper is a row. Every other column is filled per row from its source paper: detected
+table cells first (row label against the entity, header against the column name), then a
+sentence stating the value (for what the paper itself introduces, in any of its paragraphs),
+then the localizer's best item for that column (a printed object id such as ``"Equation
+3"``, a reference number, or a number in the passage, not a citation's). Rows are keyed by
+the normalised row key, complementary cells of one key are merged, all-null rows dropped and
+every value typed (numbers as JSON numbers without units or ``%``, null only when missing).
 
 Example:
     >>> cells = (("Method", "SciDocs-S"), ("BM25", "31.2"), ("SparseSieve", "41.2%"))
