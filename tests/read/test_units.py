@@ -1288,6 +1288,21 @@ def test_a_bulleted_row_is_a_breakdown_of_the_row_above_it_without_a_bullet() ->
     assert paths["70.1"] == ("-EA",)
 
 
+def test_beside_rows_that_add_a_part_a_spaced_dash_removes_one() -> None:
+    # An ablation table printing "+ venue" reads its "- abstract" as the model without its
+    # abstract, spaced or not, never as a breakdown of the row above.
+    for removed in ("- abstract", "−abstract"):
+        grid = (
+            ("Model", "CLS", "USR"),
+            ("SPECTER", "84.2", "88.4"),
+            (removed, "82.2", "72.2"),
+            ("+ venue", "84.5", "88.0"),
+        )
+        paths = {c.text: c.row_path for c in table_cells(grid)}
+        assert paths["82.2"] == (removed,)
+        assert paths["84.5"][-1] == "+ venue"
+
+
 def test_a_metric_at_a_cutoff_names_the_header_printing_its_cutoff_run_on() -> None:
     wanted = question_terms("On I2, what NDCG@3 does the Ada Embedding baseline obtain?")
     assert label_share("NDCG3", wanted) == 1.0

@@ -449,8 +449,10 @@ def _table_cells(
     cells = []
     section = ""
     # The row a "+ X" row adds X to: the last one above it printing a label of its own; the
-    # item a bulleted row breaks down, the last one above it without a bullet.
+    # item a bulleted row breaks down, the last one above it without a bullet. Beside "+ X"
+    # rows a "- X" row removes X (an ablation, "- abstract"): no bullet.
     base = item = ""
+    bulleted = not any(grid_cell(grid, k, naming).strip().startswith("+") for k in body)
     i = headers
     while i < len(grid):
         if i in titles:
@@ -511,7 +513,7 @@ def _table_cells(
             continue
         # "+ SimPO Shortest" under "QFFT (Ours)" is QFFT with SimPO Shortest added; a
         # bulleted "- FamiliarCite" under "Paper Saves", a breakdown of it.
-        placed = breakdown(row_path, item)
+        placed = breakdown(row_path, item) if bulleted else None
         if placed is not None:
             row_path = placed
         elif not row_path[-1].startswith("+"):
