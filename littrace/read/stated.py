@@ -37,8 +37,7 @@ _PARENTHESIS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 # A name as papers print one: a capital or digit past its first letter ("AdamW", "SGD",
 # "GPT-4", "LLaMA"), not a capitalised ordinary word.
 _NAME = re.compile(r"[A-Za-z][\w.+-]*(?:[A-Z]|\d)[\w.+-]*")
-
-
+# A capitalised word, a name only right before the column's name ("Adam optimizer").
 _CAPITALISED = re.compile(r"[A-Z][a-z]{2,}")
 
 
@@ -93,12 +92,7 @@ def sentence_value(sentence: str, column: str, column_type: str) -> tuple[str, i
             match = _NAME.fullmatch(bare)
             # A capitalised word just before the name, not a stop word ("Our optimizer"),
             # is the name's own ("we adopt Adam optimizer").
-            if (
-                match is None
-                and i == first - 1
-                and bare.lower() not in STOPWORDS
-                and _CAPITALISED.fullmatch(bare)
-            ):
+            if match is None and i == first - 1 and bare.lower() not in STOPWORDS:
                 match = _CAPITALISED.fullmatch(bare)
             if match is None or _names_part(word, wanted):
                 continue

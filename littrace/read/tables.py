@@ -772,31 +772,32 @@ def _paper_clauses(
     return clauses, shared
 
 
-def _described_subject_rows(
+def _with_described_papers(
     data: SynthesisInput,
     works: Sequence[PaperContext],
     read: ReadRows,
-    source: PaperContext,
     schema: list[TableColumn],
     key: TableColumn,
-) -> tuple[list[tuple[str, dict[str, Any]]], list[Fact]]:
-    """Rows for the works besides ``source`` (whose table gave the rows ``read``) that the
-    question describes each in a clause of its own, as it does ``source``: what each
+) -> ReadRows:
+    """``read`` (rows read off one paper's table) with a row for each other work the
+    question describes in a clause of its own, as it does the table's paper: what each
     introduces, with the values its body states ("We set the batch size to 32") where it
     states one at least, when the key column holds what papers introduce (a "Model",
     "Method", "System"). A work no clause describes alone (a citing paper pointing at the
     table's) adds none; nor does any under a key of datasets, fields or tasks."""
+    read_in = {fact.paper_id for fact in read.facts}
+    if len(works) < 2 or len(read_in) != 1 or not _METHOD_KEY.search(key.name):
+        return read
     clauses, _ = _paper_clauses(data.question.question, works)
-    rows: list[tuple[str, dict[str, Any]]] = []
-    facts: list[Fact] = []
-    # Only rows of what papers introduce (models, methods, systems) may be a paper's own.
-    if source.paper_id not in clauses or not _METHOD_KEY.search(key.name):
-        return rows, facts
+    if not read_in <= clauses.keys():
+        return read
     values = [c for c in schema if not c.is_row_key]
     have = {norm(label) for label, _ in read.entities}
+    rows: list[tuple[str, dict[str, Any]]] = []
+    facts: list[Fact] = []
     for context in works:
         name = subject_name(context)
-        if context is source or context.paper_id not in clauses or norm(name) in have:
+        if context.paper_id in read_in or context.paper_id not in clauses or norm(name) in have:
             continue
         raw: dict[str, Any] = {key.name: name}
         for column in values:
@@ -806,7 +807,13 @@ def _described_subject_rows(
                 facts.append(stated[1])
         if len(raw) > 1:
             rows.append((name, raw))
-    return rows, facts
+    if not rows:
+        return read
+    return read._replace(
+        entities=[*read.entities, *rows],
+        facts=[*read.facts, *facts],
+        how=f"{read.how}; " + ", ".join(f"{label} as its paper states" for label, _ in rows),
+    )
 
 
 def _described_rows(
@@ -1037,22 +1044,8 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
             {label for context in works for label in _labels(context, columns=False)},
         ):
             projected = None
-        # Rows read off one paper's table, of several the question describes: each other
-        # described paper adds its own row.
-        read_in = {fact.paper_id for fact in projected.facts} if projected is not None else set()
-        if projected is not None and len(works) > 1 and len(read_in) == 1:
-            reader = next(c for c in works if c.paper_id in read_in)
-            described, described_facts = _described_subject_rows(
-                data, works, projected, reader, schema, keys[0]
-            )
-            if described:
-                projected = projected._replace(
-                    entities=[*projected.entities, *described],
-                    facts=[*projected.facts, *described_facts],
-                    how=f"{projected.how}; "
-                    + ", ".join(f"{label} as its paper states" for label, _ in described),
-                )
         if projected is not None:
+            projected = _with_described_papers(data, works, projected, schema, keys[0])
             projected_rows = assemble_rows(schema, projected.entities)
             if projected_rows:
                 grounds = projected.facts if projected.chosen else []
