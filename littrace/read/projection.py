@@ -49,7 +49,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import TypeVar
@@ -232,7 +232,14 @@ def _held(name: str, path: Sequence[str], subscripts: frozenset[str] = frozenset
         return float(bool(said) and any(label.strip().casefold() == said for label in path))
     printed = run_in_bases(question_terms(" ".join(path)), subscripts)
     bare = _PARENTHESES.sub("", name)
-    return max(label_share(name, printed), label_share(bare, printed) if terms(bare) else 0.0)
+    # A note naming the column as the table prints it ("Corpus-pretrained model
+    # (S2ORC-SciBERT) mean") is its name, when the header prints all of it.
+    noted = [note for note in _PARENTHESES.findall(name) if terms(note)]
+    return max(
+        label_share(name, printed),
+        label_share(bare, printed) if terms(bare) else 0.0,
+        *(float(label_share(note, printed) >= 1.0) for note in noted),
+    )
 
 
 def _map_columns(
@@ -773,6 +780,33 @@ def _best_named(text: str, among: list[str]) -> str | None:
     return named[0] if top[0] > 0 and len(named) == 1 else None
 
 
+def _unnamed(names: list[str], question_text: str) -> str | None:
+    """The one of ``names`` none of whose terms the question prints."""
+    said = question_terms(question_text)
+    unnamed = [name for name in names if label_share(name, said) <= 0]
+    return unnamed[0] if len(unnamed) == 1 else None
+
+
+# Where a sentence's clauses part: "... retrains a BERT-Base model on that corpus and sets
+# its results beside the scores reported by ...".
+_CLAUSE = re.compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+")
+
+
+def _described(side: str, names: list[str], question_text: str) -> str | None:
+    """The one of ``names`` named best in the clauses of the question's other sentences that
+    say most of ``side`` (a comparison's side that names no column), where they agree."""
+    asking = _asking_sentence(question_text)
+    held = {
+        clause: label_share(side, question_terms(clause))
+        for text in sentences(question_text)
+        if text.strip() != asking.strip()
+        for clause in _CLAUSE.split(text)
+    }
+    best = max(held.values(), default=0.0)
+    named = {_best_named(clause, names) for clause, share in held.items() if share == best}
+    return named.pop() if best > 0 and len(named) == 1 else None
+
+
 def compared_rows(
     rows: Mapping[_Key, Mapping[str, float | None]],
     question_text: str,
@@ -800,15 +834,36 @@ def compared_rows(
         return [], ""
 
     right = _best_named(comparison.right, names)
-    left = _best_named(comparison.left, [name for name in names if name != right])
-    if len(names) == 2 and (left is None) != (right is None):
-        # Of two columns, the side named says which is the other ("the proposed model").
+    left = _best_named(comparison.left, names)
+    if (
+        right is not None
+        and left == right
+        and named_terms(right, question_terms(comparison.left))
+        > named_terms(right, question_terms(comparison.right))
+    ):
+        # Both sides name one column: the side naming more of it names it ("the retrained
+        # model's mean" against "the earlier model's reported score").
+        right = _best_named(comparison.right, [name for name in names if name != left])
+    else:
+        left = _best_named(comparison.left, [name for name in names if name != right])
+    if (left is None) != (right is None):
         named = left or right
-        other = next(name for name in names if name != named)
-        left, right = (named, other) if left else (other, named)
-    elif left is not None and right is None:
-        # "Than the question-free one": the column named most like the left one.
-        right = _best_named(left, [name for name in names if name != left])
+        others = [name for name in names if name != named]
+        side = comparison.right if left else comparison.left
+        # Of two columns, the side named says which is the other ("the proposed model"); of
+        # more, the side the question only describes is the one column it names nowhere,
+        # or the one named where it says more of that side ("the earlier model's reported
+        # score" of "the scores reported by the EMNLP 2019 BERT model").
+        other = (
+            others[0]
+            if len(others) == 1
+            else _unnamed(others, question_text) or _described(side, others, question_text)
+        )
+        if other is None and left is not None:
+            # "Than the question-free one": the column named most like the left one.
+            other = _best_named(left, others)
+        if other is not None:
+            left, right = (named, other) if left else (other, named)
     if left is None or right is None or left == right:
         return [], ""
     lower_better = lower_is_better(question_text, caption, f"{headers[left]} {headers[right]}")
@@ -980,6 +1035,23 @@ def _answering(
     return printing or kept
 
 
+def _added_to_base(
+    path: tuple[str, ...],
+    level: int,
+    rows: Collection[tuple[str, ...]],
+    spaced: Callable[[str], str],
+) -> str:
+    """The key of the row at ``path``: its label at ``level``, a row adding a part to the
+    row above ("+ LIMO-QFFT" under "Qwen-2.5-Instruct-7B") keyed with that row where the
+    table adds the part to several ("Qwen-2.5-Instruct-7B + LIMO-QFFT", the 32B model's
+    being another row)."""
+    label = spaced(printed_label(path[level]))
+    if level != -1 or len(path) < 2 or not label.startswith("+"):
+        return label
+    bases = {other[-2] for other in rows if len(other) >= 2 and other[-1] == path[-1]}
+    return f"{printed_label(path[-2])} {label}" if len(bases) > 1 else label
+
+
 def _key_level(paths: Sequence[tuple[str, ...]]) -> int:
     """The path level that keys the rows: the innermost label, unless the rows share it
     ("SFT | QFFT | ∆" repeated under "S1.1", "LIMO", ...), then the innermost level whose
@@ -1126,7 +1198,7 @@ def _project_cells(
     )
     level = levels[0] if by_header else innermost
     spaced = _spaced_signs([path[-1] for path in rows])
-    printed_keys = {path: spaced(printed_label(path[level])) for path in kept}
+    printed_keys = {path: _added_to_base(path, level, rows, spaced) for path in kept}
     if len(set(printed_keys.values())) < len(kept) or keys[0].type == "number":
         printed_keys.update(_keys_under_header(keys[0].name, kept, rows, paths, mapped))
     # A further key column no label column gives is read from the value column its header

@@ -353,6 +353,19 @@ def best_projection(
     fit, then how much of the question its caption and headers hold), projected onto it;
     ``own_column`` as in :func:`~littrace.read.projection.project`; ``figures``: the tables
     figures print (:func:`figure_table`), read with the paper's tables."""
+    ranked = ranked_projections(data, context, schema, own_column, figures)
+    return ranked[0] if ranked else None
+
+
+def ranked_projections(
+    data: SynthesisInput,
+    context: PaperContext,
+    schema: list[TableColumn] | None = None,
+    own_column: bool = False,
+    figures: Sequence[FigureTable] = (),
+) -> list[tuple[PaperObject, Projection]]:
+    """The paper's tables that carry ``schema``, each projected onto it, best first (see
+    :func:`best_projection`)."""
     if schema is None:
         schema = data.question.table_schema or []
     query = dict.fromkeys(terms(data.question.question), 1.0)
@@ -372,7 +385,7 @@ def best_projection(
     headed = {obj.object_id: _header_labels(grid) for obj, grid in tables}
     headed_in = Counter(label for labels in headed.values() for label in labels)
     named_columns = set(terms(" ".join(column.name for column in schema)))
-    best: tuple[tuple[float, float], PaperObject, Projection] | None = None
+    found_in: list[tuple[tuple[float, float], PaperObject, Projection]] = []
     for obj, grid in tables:
         found = project(
             grid,
@@ -412,9 +425,10 @@ def best_projection(
             + ROWS_NAMED / 2 * (caption_named(obj.caption, set(query), identifying) > 0)
         )
         rank = (round(fit, 6), coverage(query, f"{obj.caption} {headers}"))
-        if best is None or rank > best[0]:
-            best = (rank, obj, found)
-    return (best[1], best[2]) if best else None
+        found_in.append((rank, obj, found))
+    # Of tables ranked alike, the first printed.
+    found_in.sort(key=lambda ranked: ranked[0], reverse=True)
+    return [(obj, found) for _, obj, found in found_in]
 
 
 # A name as printed: capitals or digits past its first letter ("MLDR", "ADE20K", "nDCG@10").
@@ -441,6 +455,69 @@ def _projected_rows(
 ) -> ReadRows | None:
     found = best_projection(data, context, schema, own_column, figures)
     return None if found is None else _read_projection(context, *found, key)
+
+
+# Words before "table" pointing back at one already said ("that table"), not at another.
+_BACK_REFERENCE = frozenset({"that", "the", "this", "same"})
+# How far before "table(s)" a "both" or "two" counts the tables: "both filter tables", "both
+# the ablation table and the comparison with ...".
+_COUNT_WINDOW = 6
+
+
+def tables_asked(question: str) -> int:
+    """How many tables the question reads: each "table" it points at anew, two at least
+    where "both" or "two" comes shortly before one.
+
+    Example:
+        >>> tables_asked("Combining its main table with its test-time-rewriting table, ...")
+        2
+        >>> tables_asked("Across both filter tables, which filters removed the most?")
+        2
+        >>> tables_asked("In its ablation table, which variant scores best in that table?")
+        1
+    """
+    words = re.findall(r"[\w'’-]+", question.lower())
+    anew = [
+        i
+        for i, word in enumerate(words)
+        if word in ("table", "tables") and not (i and words[i - 1] in _BACK_REFERENCE)
+    ]
+    counted = any({"both", "two"} & set(words[max(0, i - _COUNT_WINDOW) : i]) for i in anew)
+    return max(len(anew), 2 if counted else 0)
+
+
+def _asked_tables_rows(
+    data: SynthesisInput,
+    context: PaperContext,
+    key: TableColumn,
+    figures: Sequence[FigureTable] = (),
+) -> ReadRows | None:
+    """The rows of the paper's table that carries the question best or, where the question
+    reads several of its tables ("across both filter tables"), of as many of them as carry
+    its columns well enough (as several papers' tables are put together), best first, each
+    row once."""
+    asked = tables_asked(data.question.question)
+    if asked < 2:
+        return _projected_rows(data, context, key, figures=figures)
+    ranked = ranked_projections(data, context, figures=figures)
+    read = [
+        _read_projection(context, obj, projection, key)
+        for rank, (obj, projection) in enumerate(ranked)
+        if projection.rows and (rank == 0 or projection.fit >= _UNION_FIT)
+    ][:asked]
+    if not read:
+        return None
+    entities: dict[str, tuple[str, dict[str, Any]]] = {}
+    for rows in read:
+        for label, raw in rows.entities:
+            entities.setdefault(norm(label), (label, raw))
+    # Tables read because the question asks for several are chosen by it, as named rows are.
+    return ReadRows(
+        list(entities.values()),
+        [fact for rows in read for fact in rows.facts],
+        "; ".join(rows.how for rows in read),
+        len(read) > 1 or read[0].chosen,
+    )
 
 
 def _read_projection(
@@ -617,23 +694,35 @@ def _cross_paper_rows(
         ],
         _cues(works),
     )
-    for column in values:
-        if column.name in owners:
-            continue
-        fits = sorted(
+    fits = {
+        column.name: sorted(
             (
-                (found[1].fit, context.paper_id)
+                (carried[1].fit, context.paper_id)
                 for context in works
-                if (found := best_projection(data, context, [key, column]))
+                if (carried := best_projection(data, context, [key, column]))
             ),
             reverse=True,
         )
+        for column in values
+        if column.name not in owners
+    }
+    # A column no paper's headers name that echoes what the question says of one paper
+    # ("the retrained model's mean" of "an ACL 2020 paper that ... retrains a BERT-Base
+    # model") is that paper's own method's.
+    for name, found in fits.items():
+        if not any(fit > MIN_COLUMN_MATCH for fit, _ in found):
+            described = _described_paper(name, data.question.question, works)
+            if described is not None:
+                owners[name] = described
+    for name, found in fits.items():
+        if name in owners:
+            continue
         # A column only one paper's headers name is that paper's; one several carry is
         # the best carrier's when the other columns name their papers (a table split by
         # column), else each row's own (a table split by row, read by the ledger).
-        named = [fit for fit in fits if fit[0] > MIN_COLUMN_MATCH]
-        if len(named) == 1 or (owners and len(fits) > 1 and fits[0][0] > fits[1][0]):
-            owners[column.name] = fits[0][1]
+        named = [fit for fit in found if fit[0] > MIN_COLUMN_MATCH]
+        if len(named) == 1 or (owners and len(found) > 1 and found[0][0] > found[1][0]):
+            owners[name] = found[0][1]
     if not owners:
         return None
     # Further key columns ("Dataset | Task") are read from the label columns their headers
@@ -674,6 +763,26 @@ def _cross_paper_rows(
         rows = [rows[i] for i in compared]
         hows.append(said)
     return ReadRows(rows, facts, "; ".join(hows), bool(compared) or all(chosen))
+
+
+def _described_paper(name: str, question: str, works: Sequence[PaperContext]) -> str | None:
+    """The one work whose description in ``question`` (the words around its year and venue)
+    holds more of the column ``name``'s terms than any other's does, half of them at least.
+
+    Example: "Retrained model mean" is the ACL 2020 paper's in "An ACL 2020 paper that
+    builds a corpus retrains a BERT-Base model ... beside the EMNLP 2019 BERT model".
+    """
+    venues = sorted({c.paper.venue for c in works if c.paper.venue})
+    held: dict[str, float] = {}
+    for description in paper_descriptions(question, venues):
+        fitting = [c.paper_id for c in works if description.fits(c.paper)]
+        if len(fitting) == 1:
+            share = label_share(name, question_terms(description.words))
+            held[fitting[0]] = max(held.get(fitting[0], 0.0), share)
+    ranked = sorted(held.items(), key=lambda item: item[1], reverse=True)
+    if not ranked or ranked[0][1] < 0.5 or (len(ranked) > 1 and ranked[1][1] >= ranked[0][1]):
+        return None
+    return ranked[0][0]
 
 
 def _union_rows(
@@ -1028,7 +1137,11 @@ def table_rows(data: SynthesisInput, figures: Sequence[FigureTable] = ()) -> Tab
         projected = (
             (
                 (_captioned_rows(data, source, keys) if len(keys) > 1 else None)
-                or _projected_rows(data, source, keys[0], figures=figures)
+                or (
+                    _asked_tables_rows(data, source, keys[0], figures)
+                    if len(works) == 1
+                    else _projected_rows(data, source, keys[0], figures=figures)
+                )
             )
             if source is not None
             else _cross_paper_rows(data, works, keys[0])

@@ -1202,6 +1202,95 @@ def test_compared_rows_reads_values_of_rows_joined_across_papers() -> None:
     assert compared_rows(rows, "Which datasets does it list?", headers) == ([], "")
 
 
+def test_a_comparison_side_naming_no_column_is_the_one_column_the_question_names_nowhere() -> None:
+    # dev6 v3_02: "the corpus-trained model's mean" names none of three columns; the one the
+    # question never names (S2ORC-SciBERT) is it, not the BERT-Base score it adds.
+    rows = {
+        "ACL-ARC": {"SciBERT": 70.98, "S2ORC-SciBERT": 68.45, "BERT-Base Finetune": 63.91},
+        "BC5CDR": {"SciBERT": 90.01, "S2ORC-SciBERT": 90.41, "BERT-Base Finetune": 86.72},
+    }
+    headers = {name: name for name in ("SciBERT", "S2ORC-SciBERT", "BERT-Base Finetune")}
+    question = (
+        "The 2020 paper retrains a BERT-Base model on its corpus and sets it against the "
+        "scores reported for SciBERT. On which datasets does the corpus-trained model's mean "
+        "come out below the reported SciBERT score? Add the finetuned BERT-Base score."
+    )
+    assert compared_rows(rows, question, headers) == (
+        ["ACL-ARC"],
+        "rows whose S2ORC-SciBERT is lower than SciBERT",
+    )
+
+
+def test_a_comparison_side_is_the_column_named_where_the_question_says_more_of_it() -> None:
+    # dev8 x3_01: both sides say "model"; the left names "Retrained model mean" in full.
+    # "The earlier model's reported score" names no other column; the clause saying most of
+    # it ("the scores reported by the EMNLP 2019 BERT model pretrained on scientific
+    # papers") names the scientific BERT's.
+    names = ("Retrained model mean", "Scientific BERT finetuned", "BERT-Base finetuned")
+    rows = {
+        "ACL-ARC": dict(zip(names, (68.45, 70.98, 63.91), strict=True)),
+        "BC5CDR": dict(zip(names, (90.41, 90.01, 86.72), strict=True)),
+    }
+    question = (
+        "An ACL 2020 paper retrains a BERT-Base model on its corpus and sets its results "
+        "beside the scores reported by the EMNLP 2019 BERT model pretrained on scientific "
+        "papers. On which datasets is the retrained model's mean below the earlier model's "
+        "reported score? For each of them, list the retrained mean together with the "
+        "fine-tuned scores of the scientific model and of BERT-Base."
+    )
+    assert compared_rows(rows, question, {name: name for name in names}) == (
+        ["ACL-ARC"],
+        "rows whose Retrained model mean is lower than Scientific BERT finetuned",
+    )
+
+
+def test_a_column_names_note_printed_whole_by_a_header_names_it() -> None:
+    # dev8 x4_02: the note "(S2ORC-SciBERT)" is how the table prints the column (its line
+    # break read as a space); the rest of the name describes it.
+    grid = (
+        ("Dataset", "SCIBERT", "S2ORC- SCIBERT"),
+        ("ACL-ARC", "70.98", "68.45 ± 2.47"),
+        ("SciCite", "85.49", "84.76 ± 0.37"),
+    )
+    schema = _schema("Dataset", "Corpus-pretrained model (S2ORC-SciBERT) mean")
+    found = project(grid, schema, "What does the corpus-pretrained model score on each?")
+    assert found is not None
+    assert found.columns == {"Corpus-pretrained model (S2ORC-SciBERT) mean": ("S2ORC- SCIBERT",)}
+    assert [
+        row.values["Corpus-pretrained model (S2ORC-SciBERT) mean"].value for row in found.rows
+    ] == [68.45, 84.76]
+
+
+# QFFT's Table 4 (arxiv2025_12860 p. 12): the same "+ X" rows under each base model.
+ADDED_TO_TWO = (
+    ("Data", "MMLU-Pro", "GPQA"),
+    ("Qwen-2.5-Instruct-7B", "40.0", "36.4"),
+    ("+ S1.1-QFFT", "53.2", "44.4"),
+    ("+ LIMO-QFFT", "48.4", "44.2"),
+    ("Qwen-2.5-Instruct-32B", "62.2", "49.5"),
+    ("+ S1.1-QFFT", "73.6", "65.7"),
+    ("+ LIMO-QFFT", "73.4", "67.9"),
+)
+
+
+def test_a_row_adding_a_part_the_table_adds_to_several_rows_is_keyed_with_its_base() -> None:
+    found = project(ADDED_TO_TWO, _schema("Model", "MMLU-Pro"), "List every MMLU-Pro score.")
+    assert found is not None
+    assert [row.key for row in found.rows] == [
+        "Qwen-2.5-Instruct-7B",
+        "Qwen-2.5-Instruct-7B + S1.1-QFFT",
+        "Qwen-2.5-Instruct-7B + LIMO-QFFT",
+        "Qwen-2.5-Instruct-32B",
+        "Qwen-2.5-Instruct-32B + S1.1-QFFT",
+        "Qwen-2.5-Instruct-32B + LIMO-QFFT",
+    ]
+    # Added to one row only, the part is its own key ("+ venue" under SPECTER).
+    once = ADDED_TO_TWO[:4]
+    found = project(once, _schema("Model", "MMLU-Pro"), "List every MMLU-Pro score.")
+    assert found is not None
+    assert [row.key for row in found.rows] == ["Qwen-2.5-Instruct-7B", "+ S1.1-QFFT", "+ LIMO-QFFT"]
+
+
 # InternVL Table 14 (cvpr2024_14238 p. 19), two of its models at two frame counts.
 VIDEO_RETRIEVAL = (
     ("method", "#F", "V2T R@1", "T2V R@1", "avg."),
