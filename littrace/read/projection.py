@@ -86,7 +86,7 @@ from littrace.read.units import (
     without_own_note,
     without_paper_places,
 )
-from littrace.read.units.grid import PLACEHOLDER, grid_cell
+from littrace.read.units.grid import PANEL_TITLE, PLACEHOLDER, grid_cell
 
 Grid = Sequence[Sequence[str]]
 # A header that holds under this share of a column name's terms does not name that column.
@@ -164,9 +164,11 @@ class Projection:
         return self.fit + ROWS_NAMED * self.names_rows
 
 
+_PANEL_LETTER = re.compile(r"^\([a-h]\)\s+")
 _LEADING_ARROW = re.compile(r"^\s*[→⇒↦➔]+\s*")
-# An arrow between two labels with a space on one side only: the extractor lost the other.
-_HALF_SPACED_ARROW = re.compile(r"(?<=\S) ([→⇒])(?=\S)|(?<=\S)([→⇒]) (?=\S)")
+# An arrow or an equals sign between two labels with a space on one side only: the
+# extractor lost the other ("D →T", "γl= 5%").
+_HALF_SPACED_ARROW = re.compile(r"(?<=\S) ([→⇒=])(?=\S)|(?<=\S)([→⇒=]) (?=\S)")
 
 
 # A label that is a work's first author and its reference: "Wacker et al. [34]".
@@ -589,7 +591,7 @@ def _condition_rows(
             # the rows citing it.
             if terms(text) and not _AUTHOR_YEAR.match(text):
                 by_text.setdefault((where, text), set()).add(path)
-    by_parts = _group_named_by_parts(groups, question_text)
+    by_parts = _groups_named_by_parts(list(rows), question_text)
     said = _SINGLE.sub("1", spelled_as_digits(question_text))
     named = [
         (where, text, holders)
@@ -600,7 +602,7 @@ def _condition_rows(
             # A group label's note aside: "32B Models (Based on Qwen2.5-32B-Instruct)".
             or (text in groups and contains_phrase(said, _PARENTHESES.sub("", text)))
             or (text in groups and shortened_in(text, question_text))
-            or text == by_parts
+            or text in by_parts
         )
     ]
     if not named:
@@ -676,6 +678,18 @@ def _rows_named_in(paths: Iterable[tuple[str, ...]], text: str) -> list[tuple[st
 
 # "A single frame" is one frame.
 _SINGLE = re.compile(r"\ba single\b", re.IGNORECASE)
+
+
+def _groups_named_by_parts(paths: list[tuple[str, ...]], question_text: str) -> set[str]:
+    """The group label named by its parts among all the rows' groups, else at each level of
+    their paths the one named among that level's (the "20%" of "𝛾𝑙= 20%" among "𝛾𝑙= 5%"
+    and "𝛾𝑙= 10%", under one panel's title)."""
+    named = _group_named_by_parts({label for path in paths for label in path[:-1]}, question_text)
+    if named is not None:
+        return {named}
+    depth = min((len(path) for path in paths), default=0)
+    levels = ({path[i] for path in paths} for i in range(depth - 1))
+    return {found for level in levels if (found := _group_named_by_parts(level, question_text))}
 
 
 def _group_named_by_parts(groups: set[str], question_text: str) -> str | None:
@@ -1426,6 +1440,13 @@ def _odd_forms(printed: Sequence[tuple[_Row, str]]) -> set[_Row]:
     return {row for row, text in printed if _number_form(text) != usual}
 
 
+def _panel_title(panel: Grid) -> str:
+    """The title a sub-table prints over its headers, its letter aside ("AUC-PR results of
+    ..." of "(b) AUC-PR results of ..."), if any."""
+    title = next((text for row in panel[:2] for text in row if PANEL_TITLE.match(text.strip())), "")
+    return _PANEL_LETTER.sub("", title.strip())
+
+
 def project(
     grid: Grid,
     schema: list[TableColumn],
@@ -1444,9 +1465,14 @@ def project(
     ``caption``: the table's, which may say what its rows are)."""
     best: Projection | None = None
     keys = [column for column in schema if column.is_row_key] or schema[:1]
-    # Read transposed, sub-tables stacked in one grid are read apart.
-    readings = [(False, grid)] + [(True, transposed(panel)) for panel in stacked(grid)]
-    for flipped, read in readings:
+    # Read transposed, sub-tables stacked in one grid are read apart; of those read alike,
+    # the one whose title the question names by its own parts ("the AUC-PR ablation" for
+    # "(b) AUC-PR results of ablation studies." under "(a) AUC-ROC results ...").
+    readings = [(False, grid, "")] + [
+        (True, transposed(panel), _panel_title(panel)) for panel in stacked(grid)
+    ]
+    titled = _group_named_by_parts({title for *_, title in readings if title}, question_text)
+    for flipped, read, title in readings:
         # A table without header rows has its caption say what every column holds.
         cells = table_cells(read, "" if flipped else caption, flipped=flipped)
         if not cells:
@@ -1488,7 +1514,11 @@ def project(
                 )
             rows = [row for row in rows if row.key not in odd]
         found = Projection(rows, columns, fit, flipped, narrowed_by)
-        if best is None or found.rank > best.rank:
+        if (
+            best is None
+            or found.rank > best.rank
+            or (found.rank == best.rank and titled is not None and title == titled)
+        ):
             best = found
     # Where the row labels' header names the key column ("Method"), the rows are the keys.
     named_key = any(key_header_level(grid, key.name) is not None for key in keys)

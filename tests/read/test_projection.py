@@ -161,6 +161,8 @@ def test_printed_labels_are_nfkc_normalised_without_citation_footnote_or_own_wor
     assert printed_label("β R") == "βR" and printed_label("β sub") == "βsub"
     # An arrow the extractor spaced on one side only: "D →L" as printed, "D → L".
     assert printed_label("D →L") == "D → L" and printed_label("Qwen3→DeepSeek") == "Qwen3→DeepSeek"
+    # So is an equals sign of a setting typeset in math ("𝛾𝑙= 5%"); one run in stays.
+    assert printed_label("𝛾𝑙= 5%") == "γl = 5%" and printed_label("m=1") == "m=1"
     assert printed_label("A B") == "A B"
     assert printed_label("M3-Embedding (Our Work)") == "M3-Embedding"
     # A label that is nothing but the mark, or starts with "Ours", keeps it.
@@ -1289,6 +1291,40 @@ def test_a_row_adding_a_part_the_table_adds_to_several_rows_is_keyed_with_its_ba
     found = project(once, _schema("Model", "MMLU-Pro"), "List every MMLU-Pro score.")
     assert found is not None
     assert [row.key for row in found.rows] == ["Qwen-2.5-Instruct-7B", "+ S1.1-QFFT", "+ LIMO-QFFT"]
+
+
+# PVLDB 2023 Table 4 (pvldb2023_00001 p. 9), two backbones: two stacked panels, each with
+# its labelled-anomaly ratios as column groups.
+STACKED_PANELS = (
+    ("", "", "(a) AUC-ROC results of ablation studies.", "", ""),
+    ("", "𝛾𝑙= 5%", "", "𝛾𝑙= 20%", ""),
+    ("Method", "", "", "", ""),
+    ("", "MLP", "FTT", "MLP", "FTT"),
+    ("Overlap-Combined", "0.843", "0.610", "0.898", "0.589"),
+    ("Overlap-Proposed", "0.847", "0.851", "0.893", "0.900"),
+    ("", "", "(b) AUC-PR results of ablation studies.", "", ""),
+    ("", "𝛾𝑙= 5%", "", "𝛾𝑙= 20%", ""),
+    ("Method", "", "", "", ""),
+    ("", "MLP", "FTT", "MLP", "FTT"),
+    ("Overlap-Combined", "0.624", "0.418", "0.708", "0.459"),
+    ("Overlap-Proposed", "0.623", "0.627", "0.696", "0.730"),
+)
+
+
+def test_the_panel_and_the_column_group_the_question_names_by_their_own_parts() -> None:
+    # dev8 x4_08: "the AUC-PR ablation" names panel (b) by what only its title prints, "20%
+    # labeled anomalies" the ratio group by what only its label prints.
+    found = project(
+        STACKED_PANELS,
+        _schema("Backbone", "Overlap-Combined", "Overlap-Proposed"),
+        "In the AUC-PR ablation with 20% labeled anomalies, what do the Overlap-Combined and "
+        "Overlap-Proposed variants score with each of the MLP and FTT backbones?",
+    )
+    assert found is not None and found.transposed
+    assert [
+        (row.key, row.values["Overlap-Combined"].value, row.values["Overlap-Proposed"].value)
+        for row in found.rows
+    ] == [("MLP", 0.708, 0.696), ("FTT", 0.459, 0.73)]
 
 
 # InternVL Table 14 (cvpr2024_14238 p. 19), two of its models at two frame counts.
