@@ -107,8 +107,8 @@ def _join_reordered(
     words: dict[str, tuple[int, tuple[str, ...]]],
 ) -> None:
     """Joins, in place, two rows that one part each holds and that print the same words in
-    another order ("GENIA - LAS" under "DEP", "GENIA" under "DEP (LAS)"), where no other
-    row prints those words."""
+    another order or number ("GENIA - LAS" under "DEP", "GENIA" under "DEP (LAS)";
+    "authors" and "Author"), where no other row prints those words."""
     alike: dict[tuple[str, ...], list[str]] = {}
     for key, count in holders.items():
         if count == 1:
@@ -146,9 +146,8 @@ def join_rows(
             if key not in seen:
                 holders[key] = holders.get(key, 0) + 1
                 seen.add(key)
-                words.setdefault(
-                    key, (index, tuple(sorted(_KEY_CHARS.sub(" ", named.casefold()).split())))
-                )
+                printed = _KEY_CHARS.sub(" ", named.casefold()).split()
+                words.setdefault(key, (index, tuple(sorted(map(stem, printed)))))
     _join_reordered(joined, holders, words)
     shared = [key for key, count in holders.items() if count == len(parts)]
     kept = shared if shared and len(parts) > 1 else list(joined)

@@ -202,15 +202,22 @@ def column_match(
     question: frozenset[str],
     subscripts: frozenset[str] = frozenset(),
     focus: frozenset[str] | None = None,
+    captioned: frozenset[str] = frozenset(),
 ) -> float:
     """How well a header ``path`` names the schema column ``name`` (see the module doc); a
     unit in parentheses ("πt (TPa^-1)") may be left out of the header; ``subscripts``: those
     the table runs into its headers (:func:`_subscripts`); with ``focus`` (the terms of the
     sentence that asks), a header named only in the sentences before it counts half ("in
-    computer science and in biomedicine. In the biomedical area, what precision ...")."""
+    computer science and in biomedicine. In the biomedical area, what precision ...");
+    ``captioned``: the names the table's caption prints ("ScienceParse" of "Results of the
+    ScienceParse system."), which complete a name the header prints part of ("ScienceParse
+    F1" over "F1"), at a little less than a header printing it all."""
     held = _held(name, path, subscripts)
     if held <= 0:
         return 0.0
+    if held < 1.0 and captioned:
+        printed = run_in_bases(question_terms(" ".join(path)), subscripts)
+        held = max(held, _CAPTIONED * label_share(name, printed | captioned))
     named = question_terms(name)
     score = path_score(path, named | question)
     if focus is not None:
@@ -224,6 +231,15 @@ def _subscripts(paths: dict[Slot, tuple[str, ...]]) -> frozenset[str]:
     return run_in_subscripts(
         question_terms(" ".join(label for path in paths.values() for label in path))
     )
+
+
+# A name the header completes with its caption's names is held this much.
+_CAPTIONED = 0.9
+
+
+# A name as a caption prints one: capitals or digits past its first letter ("ScienceParse",
+# "SciBERT", "S2-VL").
+_CAPTION_NAME = re.compile(r"\b[A-Za-z]\w*(?:[A-Z]|\d)[\w-]*")
 
 
 def _held(name: str, path: Sequence[str], subscripts: frozenset[str] = frozenset()) -> float:
@@ -253,6 +269,7 @@ def _map_columns(
     spreads: frozenset[Slot] = frozenset(),
     shares: frozenset[Slot] = frozenset(),
     focus: frozenset[str] | None = None,
+    captioned: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, Slot], float]:
     """Each value column's table column (distinct, by its slot in ``paths``), and the mean
     match over value columns; a column named in percent ("Kept after stage 1 (%)") is read
@@ -262,12 +279,13 @@ def _map_columns(
     question names outright); a column naming a spread ("Std") that no header names reads
     the column of the value before it, when that column prints "mean ± spread"
     (``spreads``), as a column naming a share ("Percent of all papers") does, when that
-    column prints "count (share%)" (``shares``); ``focus``: as in :func:`column_match`."""
+    column prints "count (share%)" (``shares``); ``focus`` and ``captioned``: as in
+    :func:`column_match`."""
     subscripts = _subscripts(paths)
     scored = sorted(
         (
             (
-                column_match(column.name, path, question, subscripts, focus)
+                column_match(column.name, path, question, subscripts, focus, captioned)
                 * (_NOT_PERCENT if "%" in column.name and percent and j not in percent else 1.0),
                 index,
                 j,
@@ -1108,7 +1126,10 @@ def _project_cells(
         else None
     )
     focus = asked_terms(_asking_sentence(question_text))
-    mapped, fit = _map_columns(paths, values, question, percent, own, spreads, shares, focus)
+    captioned = question_terms(" ".join(_CAPTION_NAME.findall(caption)))
+    mapped, fit = _map_columns(
+        paths, values, question, percent, own, spreads, shares, focus, captioned
+    )
     # A column mapped to the slot of a column before it reads the spread or share printed
     # there.
     first_of: dict[Slot, str] = {}

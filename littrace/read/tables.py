@@ -281,9 +281,12 @@ def subject_name(context: PaperContext) -> str:
 
 def paper_label(context: PaperContext) -> str:
     """A paper as a table answer's key names it: what it introduces, then where and when it
-    appeared ("QFFT (arXiv 2025)")."""
+    appeared ("QFFT (arXiv 2025)"); a paper introducing nothing by name, where and when
+    alone ("NAACL 2018"), as a question describes it."""
     where = " ".join(str(part) for part in (context.paper.venue, context.paper.year) if part)
     name = subject_name(context)
+    if name == context.paper.title.strip() and where:
+        return where
     return f"{name} ({where})" if where else name
 
 
@@ -555,8 +558,11 @@ def _located_value(
         if field_name is not None:
             raw = str(item.locator[field_name])
         else:
-            # A citation's year or reference number is no value of the column.
+            # A citation's year or reference number is no value of the column, and a
+            # passage printing no other number states none.
             found = numbers(CITATION.sub("", item.text)) if column.type == "number" else []
+            if column.type == "number" and not found:
+                return None, None
             first = sentences(item.text)
             raw = found[-1].text if found else (first[0] if first else item.text)[:STRING_CHARS]
         fact = Fact(
@@ -714,14 +720,14 @@ def _cross_paper_rows(
             described = _described_paper(name, data.question.question, works)
             if described is not None:
                 owners[name] = described
+    # A column only one paper's headers name is that paper's; one several carry is the
+    # best carrier's when the other columns name their papers (a table split by column),
+    # else each row's own (a table split by row, read by the ledger).
     for name, found in fits.items():
-        if name in owners:
-            continue
-        # A column only one paper's headers name is that paper's; one several carry is
-        # the best carrier's when the other columns name their papers (a table split by
-        # column), else each row's own (a table split by row, read by the ledger).
-        named = [fit for fit in found if fit[0] > MIN_COLUMN_MATCH]
-        if len(named) == 1 or (owners and len(found) > 1 and found[0][0] > found[1][0]):
+        if name not in owners and len([fit for fit in found if fit[0] > MIN_COLUMN_MATCH]) == 1:
+            owners[name] = found[0][1]
+    for name, found in fits.items():
+        if name not in owners and owners and len(found) > 1 and found[0][0] > found[1][0]:
             owners[name] = found[0][1]
     if not owners:
         return None

@@ -95,3 +95,21 @@ def test_rows_printing_the_same_words_in_another_order_are_one_row() -> None:
         ("LAS GENIA", {"Task": "DEP", "Mean": 2.0}),
     ]
     assert len(join_rows([scibert[:1], twice], [], ["Task"])) == 3
+
+
+def test_rows_printing_one_word_in_another_number_are_one_row() -> None:
+    # dev7 w3_02: the 2018 extractor's table prints "authors", the 2023 per-category table
+    # "Author"; rows of one part alone ("Table") are no rows both report.
+    fields = [
+        ("title", {"Field": "title", "F1": 85.5}),
+        ("authors", {"Field": "authors", "F1": 92.1}),
+    ]
+    categories = [
+        ("Author", {"Field": "Author", "I-VILA": 78.2}),
+        ("Table", {"Field": "Table", "I-VILA": 95.5}),
+        ("Title", {"Field": "Title", "I-VILA": 99.3}),
+    ]
+    assert join_rows([fields, categories], []) == [
+        ("title", {"Field": "title", "F1": 85.5, "I-VILA": 99.3}),
+        ("authors", {"Field": "authors", "F1": 92.1, "I-VILA": 78.2}),
+    ]

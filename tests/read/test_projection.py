@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from littrace.littraceqa import TableColumn
 from littrace.read.abbreviations import Glossary
 from littrace.read.projection import compared_rows, printed_label, project
@@ -1261,6 +1263,23 @@ def test_a_column_names_note_printed_whole_by_a_header_names_it() -> None:
     assert [
         row.values["Corpus-pretrained model (S2ORC-SciBERT) mean"].value for row in found.rows
     ] == [68.45, 84.76]
+
+
+def test_a_caption_naming_the_system_completes_a_column_name_its_header_prints_part_of() -> None:
+    # dev7 w3_02: "ScienceParse F1" over a header "F1" whose caption names ScienceParse.
+    grid = (
+        ("Field", "Precision", "Recall", "F1"),
+        ("title", "85.5", "85.5", "85.5"),
+        ("authors", "92.1", "92.1", "92.1"),
+    )
+    schema = _schema("Field", "ScienceParse F1")
+    question = "For the title and author fields, give the extractor's F1."
+    found = project(grid, schema, question, caption="Table 1: Results of the ScienceParse system.")
+    assert found is not None and found.columns == {"ScienceParse F1": ("F1",)}
+    assert found.fit == pytest.approx(0.9)
+    # Without the caption the header holds half the name.
+    bare = project(grid, schema, question)
+    assert bare is not None and bare.fit < found.fit
 
 
 # QFFT's Table 4 (arxiv2025_12860 p. 12): the same "+ X" rows under each base model.

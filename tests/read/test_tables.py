@@ -38,6 +38,14 @@ def replace_text(question: Question, old: str, new: str) -> Question:
     return question.model_copy(update={"question": question.question.replace(old, new)})
 
 
+def _captioned(paper: PaperContext, caption: str) -> PaperContext:
+    """``paper`` with its tables captioned ``caption``."""
+    objects = tuple(
+        replace(obj, caption=caption) if obj.kind == "table" else obj for obj in paper.objects
+    )
+    return replace(paper, objects=objects)
+
+
 def with_second_table(paper: PaperContext, cells: tuple, caption: str = "Table 2.") -> PaperContext:
     """``paper`` with a second table, "Table 2", printing ``cells`` under ``caption``."""
     first = next(obj for obj in paper.objects if obj.kind == "table")
@@ -786,15 +794,8 @@ def test_the_table_whose_caption_alone_prints_a_name_the_question_prints_carries
     # the test set only the second caption prints.
     miracl = (("Model", "th", "zh"), ("BM25", "49.1", "17.5"), ("Dense", "82.6", "61.7"))
     mldr = (("Model", "th", "zh"), ("BM25", "33.6", "40.9"), ("Dense", "33.6", "24.4"))
-    paper = context("pa", "M3", cells=miracl)
-    paper = replace(
-        paper,
-        objects=tuple(
-            replace(obj, caption="Table 1: Retrieval on the MIRACL dev set (nDCG@10).")
-            if obj.kind == "table"
-            else obj
-            for obj in paper.objects
-        ),
+    paper = _captioned(
+        context("pa", "M3", cells=miracl), "Table 1: Retrieval on the MIRACL dev set (nDCG@10)."
     )
     paper = with_second_table(
         paper, mldr, "Table 2: Long-document retrieval on the MLDR test set (nDCG@10)."
@@ -826,6 +827,11 @@ def test_a_table_keyed_by_paper_names_each_by_what_it_introduces_where_and_when(
     rows, _, how, *_ = table_rows(data)
     assert how == "paper rows"
     assert [row["Paper"] for row in rows] == ["QFFT (arXiv 2025)", "Eevee (arXiv 2026)"]
+    # A paper that introduces nothing by name is where and when it appeared (dev h9_13).
+    graph = _paper("pc", "Construction of the Literature Graph", "NAACL", 2018, TABLE_CELLS)
+    both = replace(data, papers=["pa", "pc"], contexts={"pa": qfft, "pc": graph})
+    rows, *_ = table_rows(both)
+    assert [row["Paper"] for row in rows] == ["QFFT (arXiv 2025)", "NAACL 2018"]
     # A key asking for titles gets them whole.
     titled = [TableColumn(name="Paper Title", type="string", is_row_key=True), schema[1]]
     question = question.model_copy(update={"table_schema": titled})
@@ -1077,3 +1083,72 @@ def test_a_question_reading_two_tables_of_its_paper_gets_the_rows_of_both() -> N
     )
     data = SynthesisInput(one, Plan(), ["pa"], {"pa": paper}, {}, [])
     assert [row["Method"] for row in table_rows(data).rows] == ["PLAD", "SIRI"]
+
+
+def test_a_column_several_papers_carry_is_the_best_carriers_whatever_the_schema_order() -> None:
+    # dev7 w3_02: "ScienceParse F1" comes first in the schema; the 2023 table's F1 headers
+    # carry it in part, the 2018 table (its caption naming ScienceParse) best. It is the
+    # 2018 paper's once "I-VILA F1", which only the 2023 headers name, is the 2023 paper's.
+    extractor = _paper(
+        "pa",
+        "Construction of the Literature Graph in Semantic Scholar",
+        "NAACL",
+        2018,
+        (("Field", "Precision", "F1"), ("title", "85.5", "85.5"), ("authors", "92.1", "92.1")),
+    )
+    extractor = _captioned(extractor, "Table 1: Results of the ScienceParse system.")
+    toolkit = _paper(
+        "pb",
+        "PaperMage: A Unified Toolkit for Processing Scientific Documents",
+        "EMNLP",
+        2023,
+        (
+            ("Category", "RoBERTa", "", "I-VILA", ""),
+            ("", "P", "F1", "P", "F1"),
+            ("Title", "76.3", "85.3", "98.7", "99.3"),
+            ("Author", "87.5", "79.9", "65.5", "78.2"),
+        ),
+    )
+    schema = [
+        TableColumn(name="Field", type="string", is_row_key=True),
+        TableColumn(name="ScienceParse F1", type="number", is_row_key=False),
+        TableColumn(name="I-VILA F1", type="number", is_row_key=False),
+    ]
+    question = table_question(
+        "The NAACL 2018 paper reports how well its PDF metadata extractor recovers each field; "
+        "the EMNLP 2023 paper breaks recovery down by category. For the title and author "
+        "fields, give the 2018 extractor's F1 and the F1 of I-VILA in the 2023 paper.",
+        schema,
+    )
+    papers = {"pa": extractor, "pb": toolkit}
+    data = SynthesisInput(question, Plan(), ["pb", "pa"], papers, {}, [])
+    rows = table_rows(data).rows
+    assert rows == [
+        {"Field": "Title", "ScienceParse F1": 85.5, "I-VILA F1": 99.3},
+        {"Field": "Author", "ScienceParse F1": 92.1, "I-VILA F1": 78.2},
+    ]
+
+
+def test_a_located_passage_printing_no_number_but_a_citation_year_gives_a_number_column_none() -> (
+    None
+):
+    # dev7 w4_03: the passage the localizer found for SPECTER's learning rate prints only
+    # "Citeomatic (Bhagavatula et al., 2018)"; 2018 is no learning rate.
+    from littrace.read.tables import _located_value
+
+    paper = context("pa", "SPECTER")
+    body = replace(
+        paper.chunks[1],
+        text="We also compare with Citeomatic (Bhagavatula et al., 2018), a closely related "
+        "model trained on citations.",
+    )
+    paper = replace(paper, chunks=(paper.chunks[0], body))
+    column = TableColumn(name="Learning rate", type="number", is_row_key=False)
+    key = TableColumn(name="Model", type="string", is_row_key=True)
+    question = table_question("What learning rate does each model use?", [key, column])
+    data = SynthesisInput(question, Plan(), ["pa"], {"pa": paper}, {}, [])
+    assert _located_value(data, paper, column) == (None, None)
+    # A text column still reads the passage.
+    named = TableColumn(name="Baseline", type="string", is_row_key=False)
+    raw, fact = _located_value(data, paper, named)
+    assert raw.startswith("We also compare with Citeomatic") and fact is not None
