@@ -237,11 +237,6 @@ def _subscripts(paths: dict[Slot, tuple[str, ...]]) -> frozenset[str]:
 _CAPTIONED = 0.9
 
 
-# A name as a caption prints one: capitals or digits past its first letter ("ScienceParse",
-# "SciBERT", "S2-VL").
-_CAPTION_NAME = re.compile(r"\b[A-Za-z]\w*(?:[A-Z]|\d)[\w-]*")
-
-
 def _held(name: str, path: Sequence[str], subscripts: frozenset[str] = frozenset()) -> float:
     """The share of the column ``name``'s terms that the header ``path`` prints; a name of
     stop words alone ("All") by a header printing it exactly."""
@@ -447,6 +442,7 @@ def _named_rows(
 # A count and, within a few words, a name: "the two zero-shot GPT-4o baselines".
 _COUNTED_NAME = re.compile(r"\b(?P<count>[2-9])\s+(?P<words>(?:[\w.+-]+\s+){0,2}[\w.+-]+)")
 _PRINTED_NAME = re.compile(r"[A-Za-z][\w.+]*(?:[A-Z]|\d)[\w.+]*(?:-[\w.+]+)*")
+_CAPTION_NAME = re.compile(rf"\b{_PRINTED_NAME.pattern}")
 
 
 def _counted_rows(rows: Iterable[tuple[str, ...]], question_text: str) -> list[tuple[str, ...]]:
@@ -1126,6 +1122,7 @@ def _project_cells(
         else None
     )
     focus = asked_terms(_asking_sentence(question_text))
+    # The names a caption prints: "ScienceParse", "SciBERT", "S2-VL".
     captioned = question_terms(" ".join(_CAPTION_NAME.findall(caption)))
     mapped, fit = _map_columns(
         paths, values, question, percent, own, spreads, shares, focus, captioned
