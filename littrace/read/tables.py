@@ -5,10 +5,12 @@ paper are one work), the one work whose tables print every listed entity, or the
 table prints every number column by name and names another of the works (another paper's
 scores reprinted beside its own), gives the rows of its best-fitting table, projected onto
 the schema (a located figure that prints each value with its label,
-:func:`~littrace.read.charts.labelled_values`, is one of its tables). With several works,
-value columns that name their papers ("Finetune (2019 paper)") or that one paper's headers
-alone carry are read off each paper's own table and the rows joined
-(:mod:`littrace.read.cross_paper`); else each paper's table gives the rows the question
+:func:`~littrace.read.charts.labelled_values`, is one of its tables); a question pointing at
+several tables of one paper ("across both filter tables") gets the rows of as many of its
+best-fitting ones. With several works, value columns that name their papers ("Finetune (2019
+paper)"), that one paper's headers alone carry, or that echo what the question says of one
+paper ("the retrained model's mean") are read off each paper's own table and the rows
+joined (:mod:`littrace.read.cross_paper`); else each paper's table gives the rows the question
 chooses there, read with the whole question or with the clauses describing that paper
 ("every method in the 2026 paper's study, plus the two base models in the 2025 paper's
 table"), and the rows are put together. Rows read off one paper's table gain a row for each
